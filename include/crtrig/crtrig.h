@@ -1,0 +1,94 @@
+/* crtrig: correctly rounded window and trigonometric functions.
+ *
+ * Public C interface of the core.  Every floating-point result is the exact
+ * real value rounded once, to nearest with ties to even, into the output type.
+ */
+#ifndef CRTRIG_CRTRIG_H
+#define CRTRIG_CRTRIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Output types, in the order of the Python layer's dtype table. */
+typedef enum crtrig_dtype {
+    CRTRIG_FLOAT16 = 0,
+    CRTRIG_BFLOAT16,
+    CRTRIG_FLOAT32,
+    CRTRIG_FLOAT64,
+    CRTRIG_INT8,
+    CRTRIG_UINT8,
+    CRTRIG_INT16,
+    CRTRIG_UINT16,
+    CRTRIG_INT32,
+    CRTRIG_UINT32,
+    CRTRIG_INT64,
+    CRTRIG_UINT64,
+    CRTRIG_NUM_DTYPES
+} crtrig_dtype;
+
+typedef enum crtrig_window_kind {
+    CRTRIG_HANN = 0,
+    CRTRIG_HAMMING,
+    CRTRIG_BLACKMAN,
+    CRTRIG_NUM_WINDOWS
+} crtrig_window_kind;
+
+/* Status codes. */
+#define CRTRIG_OK 0
+#define CRTRIG_EINVAL 1   /* bad kind, dtype or size */
+#define CRTRIG_ENOMEM 2   /* the multi-precision path could not allocate */
+#define CRTRIG_ENOCONV 3  /* the multi-precision path hit its precision cap (never seen) */
+
+/* Largest accepted window size: 2^53, so that every index and denominator
+ * (up to 2 * size) is an exact double. */
+#define CRTRIG_WINDOW_MAX_SIZE ((int64_t)1 << 53)
+
+/* Evaluation stages, from cheapest to most precise. */
+typedef enum crtrig_stage {
+    CRTRIG_STAGE_DOUBLE = 0,      /* double arithmetic, relative error < 2^-47 */
+    CRTRIG_STAGE_DOUBLE_DOUBLE,   /* double-double, relative error < 2^-96 */
+    CRTRIG_STAGE_MULTI            /* fixed-point multi-precision Ziv loop */
+} crtrig_stage;
+
+/* Test hooks: where evaluation starts and how many elements each stage decided. */
+typedef struct crtrig_eval_options {
+    int first_stage;       /* a crtrig_stage; later stages still follow if needed */
+    int multi_start_bits;  /* first precision of the multi-precision loop (0: default) */
+} crtrig_eval_options;
+
+typedef struct crtrig_stage_counts {
+    uint64_t exact;          /* rational points (s in {0, 1/4, 1/2, 3/4, 1}) and NaN */
+    uint64_t by_stage[3];    /* elements decided by each crtrig_stage */
+    uint64_t multi_retries;  /* precision increases inside the multi-precision loop */
+} crtrig_stage_counts;
+
+/* Fill out[0 .. size-1] (byte stride `stride`, may be negative) with the
+ * window of the given kind: w[n] = sum_j (-1)^j a_j cos(2 pi j n / D),
+ * D = size if periodic else size - 1 (ONNX HannWindow/HammingWindow/BlackmanWindow-17).
+ * Float outputs are correctly rounded; integer outputs are the truncation of
+ * the correctly rounded float32 value (NaN -> 0), as ONNX Cast does.
+ * Returns CRTRIG_OK or an error code; on error nothing useful is written. */
+int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
+                  crtrig_dtype dtype, char *out, ptrdiff_t stride);
+
+/* The same with test hooks; opt and counts may be NULL. */
+int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
+                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                     const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+
+/* Test hook: the unrounded value of w[n] from the double (lo = 0) or the
+ * double-double stage, for checking their error bounds (2^-47 and 2^-96).
+ * Returns CRTRIG_EINVAL where w[n] is an exact point (or D == 0, n > D, bad
+ * kind or stage), else CRTRIG_OK. */
+int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
+                              crtrig_stage stage, double *hi, double *lo);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,58 @@
+"""Build of crtrig's extension: the C core in src/core plus the Cython layer.
+
+Floating-point flags: the error bounds in src/core assume each operation is
+rounded as written, so contraction into fused multiply-adds is turned off
+(-ffp-contract=off for gcc/clang, /fp:precise for MSVC).  No -march flags:
+wheels must run on every CPU of their platform.
+"""
+import glob
+import os
+import shutil
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
+
+
+class BuildExtWithFpFlags(build_ext):
+    """Add the floating-point flags that suit the compiler in use."""
+
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            flags = ["/fp:precise", "/O2"]
+        else:
+            flags = ["-ffp-contract=off", "-fno-fast-math", "-O2", "-std=gnu99"]
+        for ext in self.extensions:
+            ext.extra_compile_args = flags + list(ext.extra_compile_args or [])
+        super().build_extensions()
+
+
+class BuildPyWithCases(build_py):
+    """Ship the top-level cases/*.json inside the package (crtrig/cases/)."""
+
+    def run(self):
+        super().run()
+        target = os.path.join(self.build_lib, "crtrig", "cases")
+        os.makedirs(target, exist_ok=True)
+        for path in sorted(glob.glob(os.path.join(HERE, "cases", "*.json"))):
+            shutil.copy2(path, target)
+
+
+extensions = [
+    Extension(
+        "crtrig._core",
+        sources=[os.path.join("src", "crtrig", "_core.pyx")] + CORE_SOURCES,
+        include_dirs=["include", os.path.join("src", "core"), numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(
+    ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}),
+    cmdclass={"build_ext": BuildExtWithFpFlags, "build_py": BuildPyWithCases},
+)

@@ -1,0 +1,155 @@
+/* Correct rounding into float16, bfloat16, float32 and float64, and the
+ * per-dtype output writers.
+ *
+ * Rounding works on exact doubles: scaling by a power of two (ldexp) and
+ * floor/subtraction of doubles below 2^53 are exact, so every step below is
+ * exact and the result is the correctly rounded value, whatever the
+ * platform's float16/bfloat16 support (none is used). */
+#include <math.h>
+#include <string.h>
+#include "fpformat.h"
+
+static const crtrig_format FORMATS[4] = {
+    {11, -14},    /* CRTRIG_FLOAT16  (IEEE binary16) */
+    {8, -126},    /* CRTRIG_BFLOAT16 */
+    {24, -126},   /* CRTRIG_FLOAT32  (IEEE binary32) */
+    {53, -1022},  /* CRTRIG_FLOAT64  (IEEE binary64) */
+};
+
+crtrig_dtype crtrig_compute_format(crtrig_dtype dtype)
+{
+    return dtype <= CRTRIG_FLOAT64 ? dtype : CRTRIG_FLOAT32;
+}
+
+const crtrig_format *crtrig_format_of(crtrig_dtype float_dtype)
+{
+    return &FORMATS[float_dtype];
+}
+
+double crtrig_round_double(double x, crtrig_dtype fmt, int *tie)
+{
+    const crtrig_format *f = &FORMATS[fmt];
+    double a, scaled, n, frac;
+    int e, quantum_exp;
+
+    *tie = 0;
+    if (fmt == CRTRIG_FLOAT64 || x == 0.0 || !(x == x) || isinf(x))
+        return x;
+    a = fabs(x);
+    (void)frexp(a, &e);           /* a = m 2^e, m in [1/2, 1): a in [2^(e-1), 2^e) */
+    e -= 1;
+    if (e < f->emin)
+        e = f->emin;              /* subnormal range: fixed quantum */
+    quantum_exp = e - (f->precision - 1);
+    scaled = ldexp(a, -quantum_exp);  /* exact: a power-of-two scaling */
+    n = floor(scaled);
+    frac = scaled - n;            /* exact (Sterbenz) */
+    if (frac > 0.5 || (frac == 0.5 && fmod(n, 2.0) != 0.0))
+        n += 1.0;
+    *tie = (frac == 0.5);
+    return copysign(ldexp(n, quantum_exp), x);  /* exact: n <= 2^precision */
+}
+
+static int double_is_even(double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits & 1u) == 0;
+}
+
+double crtrig_round_dd(double hi, double lo, crtrig_dtype fmt)
+{
+    int tie;
+    double r;
+
+    if (fmt == CRTRIG_FLOAT64) {
+        /* hi == RN(hi + lo), so the answer is hi or its neighbour on lo's side,
+         * and only a tie (|lo| exactly half the gap) can pick the neighbour. */
+        double next, half_gap;
+        if (lo == 0.0)
+            return hi;
+        next = nextafter(hi, lo > 0.0 ? HUGE_VAL : -HUGE_VAL);
+        half_gap = fabs(next - hi) * 0.5;  /* exact: adjacent doubles, |hi| >= 2^-1000 */
+        if (fabs(lo) < half_gap)
+            return hi;
+        if (fabs(lo) > half_gap)
+            return next;
+        return double_is_even(hi) ? hi : next;
+    }
+    /* Narrower format: its rounding boundaries (midpoints) are doubles.  No
+     * boundary other than hi itself lies between hi and hi + lo, since
+     * hi == RN(hi + lo).  So hi + lo rounds like hi, unless hi is a boundary
+     * and lo != 0: then hi + lo lies strictly on lo's side of it, like the
+     * neighbouring double of hi on that side, and rounds like that double. */
+    r = crtrig_round_double(hi, fmt, &tie);
+    if (tie && lo != 0.0)
+        r = crtrig_round_double(nextafter(hi, lo > 0.0 ? HUGE_VAL : -HUGE_VAL), fmt, &tie);
+    return r;
+}
+
+/* Bits of a double that is exactly a float16 value (or NaN/inf). */
+static uint16_t float16_bits_exact(double v)
+{
+    uint16_t sign = signbit(v) ? 0x8000u : 0u;
+    double a = fabs(v);
+    int e;
+    if (v != v)
+        return 0x7e00u;
+    if (isinf(v))
+        return (uint16_t)(sign | 0x7c00u);
+    if (a == 0.0)
+        return sign;
+    (void)frexp(a, &e);
+    e -= 1;
+    if (e < -14)  /* subnormal: a = m 2^-24 */
+        return (uint16_t)(sign | (uint16_t)ldexp(a, 24));
+    return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)(ldexp(a, 10 - e) - 1024.0));
+}
+
+void crtrig_store(crtrig_dtype dtype, double v, char *p)
+{
+    switch (dtype) {
+    case CRTRIG_FLOAT16: {
+        uint16_t b = float16_bits_exact(v);
+        memcpy(p, &b, sizeof b);
+        return;
+    }
+    case CRTRIG_BFLOAT16: {
+        float f = (float)v;  /* exact: v is a bfloat16 value */
+        uint32_t w;
+        uint16_t b;
+        memcpy(&w, &f, sizeof w);
+        b = (v != v) ? (uint16_t)0x7fc0u : (uint16_t)(w >> 16);
+        memcpy(p, &b, sizeof b);
+        return;
+    }
+    case CRTRIG_FLOAT32: {
+        float f = (float)v;  /* exact */
+        memcpy(p, &f, sizeof f);
+        return;
+    }
+    case CRTRIG_FLOAT64:
+        memcpy(p, &v, sizeof v);
+        return;
+    default:
+        break;
+    }
+    {
+        /* ONNX Cast of a float32 value: truncate toward zero; NaN -> 0 (crtrig's
+         * documented choice; ONNX leaves it undefined).  Values outside the
+         * integer range wrap modulo 2^bits through int64 (never happens for
+         * windows, whose values lie in [0, 1]). */
+        int64_t t = (v == v) ? (int64_t)v : 0;
+        switch (dtype) {
+        case CRTRIG_INT8:   { int8_t x = (int8_t)t;     memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_UINT8:  { uint8_t x = (uint8_t)t;   memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_INT16:  { int16_t x = (int16_t)t;   memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_UINT16: { uint16_t x = (uint16_t)t; memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_INT32:  { int32_t x = (int32_t)t;   memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_UINT32: { uint32_t x = (uint32_t)t; memcpy(p, &x, sizeof x); return; }
+        case CRTRIG_INT64:  { memcpy(p, &t, sizeof t); return; }
+        case CRTRIG_UINT64: { uint64_t x = (uint64_t)t; memcpy(p, &x, sizeof x); return; }
+        default: return;
+        }
+    }
+}

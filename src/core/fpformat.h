@@ -1,0 +1,34 @@
+/* Floating-point output formats: correct rounding into them and storing (internal). */
+#ifndef CRTRIG_FPFORMAT_H
+#define CRTRIG_FPFORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "crtrig/crtrig.h"
+
+/* The four float formats; integer outputs are computed in CRTRIG_FLOAT32. */
+typedef struct crtrig_format {
+    int precision;  /* significand bits, including the implicit one */
+    int emin;       /* exponent of the smallest normal number */
+} crtrig_format;
+
+/* The float format whose correctly rounded value a dtype stores
+ * (float32 for the integer dtypes, which are ONNX casts of float32). */
+crtrig_dtype crtrig_compute_format(crtrig_dtype dtype);
+const crtrig_format *crtrig_format_of(crtrig_dtype float_dtype);
+
+/* x rounded to nearest-even into the format (subnormals included), returned as
+ * the double of the same value.  Needs |x| < 2^15 (no overflow handling: every
+ * crtrig result has magnitude <= 1).  *tie is set when x was exactly halfway. */
+double crtrig_round_double(double x, crtrig_dtype fmt, int *tie);
+
+/* hi + lo rounded to nearest-even into the format, where hi == RN(hi + lo)
+ * (the output of a fast two-sum satisfies this). */
+double crtrig_round_dd(double hi, double lo, crtrig_dtype fmt);
+
+/* Store v into *p as dtype.  For a float dtype v must be exactly representable
+ * in it (or NaN); for an integer dtype v is a float32 value and is truncated
+ * toward zero, NaN giving 0 (ONNX Cast). */
+void crtrig_store(crtrig_dtype dtype, double v, char *p);
+
+#endif

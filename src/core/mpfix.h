@@ -1,0 +1,50 @@
+/* Fixed-point multi-precision arithmetic for the last, rare stage of the Ziv
+ * strategy (internal).  No MPFR at run time: plain C99 on 32-bit limbs.
+ *
+ * A number of n limbs is the unsigned integer N = sum_i x[i] 2^(32 i) read as
+ * N / 2^F with F = 32 (n - 1): one integer limb, n - 1 fraction limbs.  An
+ * "ulp" below is 2^-F.  Every operation truncates (rounds toward zero), so its
+ * error is below one ulp; the error bounds callers carry are counts of ulps.
+ */
+#ifndef CRTRIG_MPFIX_H
+#define CRTRIG_MPFIX_H
+
+#include <stdint.h>
+#include "crtrig/crtrig.h"
+
+typedef struct mpfix_ctx {
+    int n;            /* limbs per number */
+    uint32_t *pool;   /* scratch numbers, see mpfix_ctx_init */
+} mpfix_ctx;
+
+/* Scratch for the computations below at the given precision (fraction bits,
+ * rounded up to a multiple of 32).  Returns 0, or -1 when out of memory. */
+enum { MPFIX_USER_NUMBERS = 5 };
+/* Number i (0 <= i < MPFIX_USER_NUMBERS) of ctx->n limbs, free for the caller. */
+uint32_t *mpfix_user(mpfix_ctx *ctx, int i);
+int mpfix_ctx_init(mpfix_ctx *ctx, int fraction_bits);
+void mpfix_ctx_free(mpfix_ctx *ctx);
+
+/* x = floor(a/b 2^F), for a/b < 2^32 and 1 <= b <= 2^62.  Error < 1 ulp. */
+void mpfix_set_ratio(uint32_t *x, int n, uint64_t a, uint64_t b);
+
+/* y = sin(pi a/b) (use_cos == 0) or cos(pi a/b), for 0 < a/b <= 1/4 and
+ * b <= 2^62.  Returns a bound on |y - exact| in ulps (derived in mpfix.c).
+ * y must have ctx->n limbs. */
+uint64_t mpfix_sincospi_ratio(mpfix_ctx *ctx, uint32_t *y, int use_cos, uint64_t a, uint64_t b);
+
+/* z = floor(x y / 2^F) (x, y < 2^16 so the result fits): error < 1 ulp. */
+void mpfix_mul(mpfix_ctx *ctx, uint32_t *z, const uint32_t *x, const uint32_t *y);
+void mpfix_mul_u32(uint32_t *x, int n, uint32_t m);       /* exact, no overflow allowed */
+void mpfix_div_u32(uint32_t *x, int n, uint32_t d);       /* truncating: error < 1 ulp */
+void mpfix_add(uint32_t *x, const uint32_t *y, int n);    /* x += y, exact */
+void mpfix_add_int(uint32_t *x, int n, uint32_t k);       /* x += k (an integer), exact */
+void mpfix_add_ulps(uint32_t *x, int n, uint64_t k);      /* x += k ulps, exact */
+void mpfix_sub_ulps(uint32_t *x, int n, uint64_t k);      /* x -= k ulps, saturating at 0 */
+void mpfix_copy(uint32_t *x, const uint32_t *y, int n);
+
+/* N / 2^F rounded to nearest-even into the float format (subnormals
+ * included), returned as the double of the same value.  Exact. */
+double mpfix_round(const uint32_t *x, int n, crtrig_dtype float_fmt);
+
+#endif

@@ -1,0 +1,305 @@
+/* Cosine-sum windows (ONNX HannWindow, HammingWindow, BlackmanWindow, opset 17),
+ * correctly rounded into every output type.
+ *
+ * w[n] = sum_j (-1)^j a_j cos(2 pi j n / D) with exact rational coefficients
+ *   Hann (1/2, 1/2), Hamming (25/46, 21/46), Blackman (21/50, 1/2, 2/25).
+ * With s = sin^2(pi n / D) (so cos(2 pi n/D) = 1 - 2s, cos(4 pi n/D) = 1 - 8s + 8s^2):
+ *   Hann     w = s
+ *   Hamming  w = (2 + 21 s) / 23
+ *   Blackman w = s (9 + 16 s) / 25
+ * Positive coefficients in s >= 0: no cancellation, so relative errors of s
+ * carry over with factors <= 1 (Hann, Hamming) and <= 1.64 (Blackman).
+ *
+ * Phase: r = n mod D folded to [0, D/2] (s is symmetric), exactly in integers.
+ *   4r < D:  sin(pi r/D)           = sin(pi a/b), a = r,      b = D
+ *   4r > D:  sin(pi r/D) = cos(pi (D - 2r)/(2D)) = cos(pi a/b), a = D - 2r, b = 2D
+ * so only sin and cos on (0, pi/4] are ever evaluated, from exact integers.
+ *
+ * Exact points: s is rational only where cos(2 pi r/D) is (Niven: 0, +-1/2,
+ * +-1), i.e. r/D in {0, 1/6, 1/4, 1/3, 1/2}, s = i/4, i = 0..4.  There w is
+ * the fraction below, rounded exactly.  Elsewhere s is irrational and so is
+ * w (for Blackman a rational w would make c = cos(2 pi r/D) a root of
+ * 8c^2 - 25c + q, q rational, whose two roots sum to 25/8 > 2, so c would be
+ * rational), hence never a rounding boundary: the Ziv loop below terminates.
+ *
+ * Stages (Ziv): each computes w~ with a proven bound |w~ - w| <= eps w, forms
+ * endpoints lo <= w <= hi and rounds both; rounding is monotone, so if they
+ * agree, that is the correctly rounded w.  Otherwise the next stage runs.
+ *   double          eps = 2^-47  (not for float64 outputs)
+ *   double-double   eps = 2^-96
+ *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
+ */
+#include <math.h>
+#include "crtrig/crtrig.h"
+#include "dd.h"
+#include "fpformat.h"
+#include "mpfix.h"
+#include "sincospi.h"
+
+enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15 };
+
+/* The folded phase of element n: either an exact point (s = i/4) or sin/cos of pi a/b. */
+typedef struct phase {
+    int quarter;   /* i with s = i/4, or -1 if s is irrational */
+    int use_cos;
+    uint64_t a, b;
+} phase;
+
+static phase fold_phase(uint64_t n, uint64_t D)
+{
+    phase ph;
+    uint64_t r = n % D;
+    if (2 * r > D)
+        r = D - r;
+    ph.use_cos = 0;
+    ph.a = ph.b = 0;
+    /* r <= D/2 <= 2^52: the products below cannot overflow. */
+    ph.quarter = r == 0 ? 0 : 6 * r == D ? 1 : 4 * r == D ? 2 : 3 * r == D ? 3 : 2 * r == D ? 4 : -1;
+    if (ph.quarter >= 0)
+        return ph;
+    if (4 * r < D) {
+        ph.a = r;
+        ph.b = D;
+    } else {
+        ph.use_cos = 1;
+        ph.a = D - 2 * r;
+        ph.b = 2 * D;
+    }
+    return ph;
+}
+
+/* w at s = i/4 as a fraction num/den. */
+static void exact_point(crtrig_window_kind kind, int i, uint64_t *num, uint64_t *den)
+{
+    switch (kind) {
+    case CRTRIG_HANN:     *num = (uint64_t)i;                 *den = 4;   return;  /* i/4 */
+    case CRTRIG_HAMMING:  *num = (uint64_t)(8 + 21 * i);      *den = 92;  return;  /* (2 + 21 i/4)/23 */
+    default:              *num = (uint64_t)(i * (9 + 4 * i)); *den = 100; return;  /* (i/4)(9 + 4i)/25 */
+    }
+}
+
+/* Double stage.  sincospi.c bounds y's relative error by 4.8u (u = 2^-53).
+ * s = RN(y^2): 2 (4.8u) + u = 10.6u.  Then (a relative error d of s moves w
+ * by at most d for Hann and Hamming, 1.64 d for Blackman):
+ *   Hann      s                    10.6u
+ *   Hamming   RN(RN(RN(21 s) + 2) / 23)          10.6u + 3u = 13.6u
+ *   Blackman  RN(RN(s RN(9 + 16 s)) / 25), 16 s exact:
+ *             (9 + 16s) carries (16/25) 10.6u + u, the product adds 10.6u + u,
+ *             the division u: 1.64 * 10.6u + 3u = 20.4u
+ * all below 24u < 2^-48 (second-order terms included), and we use 2^-47. */
+static double window_of_s_d(crtrig_window_kind kind, double s)
+{
+    switch (kind) {
+    case CRTRIG_HANN:    return s;
+    case CRTRIG_HAMMING: return (2.0 + 21.0 * s) / 23.0;
+    default:             return s * (9.0 + 16.0 * s) / 25.0;
+    }
+}
+
+/* Double-double stage.  With e = 2^-103: y has relative error <= 3.7e
+ * (sincospi.c); s = dd_mul(y, y): 2 (3.7e) + e = 8.4e;
+ *   Hann 8.4e; Hamming 8.4e + 3e = 11.4e (mul_d, add_d of same signs, div_d);
+ *   Blackman 1.64 * 8.4e + 3e = 16.8e (add_d, mul, div_d; 16 s exact)
+ * all below 17e < 2^-98.9, and we use 2^-96. */
+static dd_t window_of_s_dd(crtrig_window_kind kind, dd_t s)
+{
+    switch (kind) {
+    case CRTRIG_HANN:
+        return s;
+    case CRTRIG_HAMMING:
+        return dd_div_d(dd_add_d(dd_mul_d(s, 21.0), 2.0), 23.0);
+    default:
+        return dd_div_d(dd_mul(s, dd_add_d(dd_make(16.0 * s.hi, 16.0 * s.lo), 9.0)), 25.0);
+    }
+}
+
+/* Multi-precision stage at one precision; w (user number 0) gets the value,
+ * the return value bounds its error in ulps.  Ulp counts from mpfix.c:
+ *   y: err_y (mpfix_sincospi_ratio); s = floor(y^2): 2 err_y + 2.
+ *   Hamming: floor((21 s + 2) / 23): 21 err_s / 23 + 1 <= err_s + 1.
+ *   Blackman: B = 16 s + 9 (error 16 err_s, B <= 25); floor(s B) has error
+ *     <= 25 err_s + 16 err_s + 2 (the product of the two errors is < 1 ulp
+ *     while err_s < 2^(F/2)); dividing by 25: (41 err_s + 2)/25 + 1 <= 2 err_s + 2. */
+static uint64_t window_fixed(mpfix_ctx *ctx, crtrig_window_kind kind, const phase *ph)
+{
+    int n = ctx->n;
+    uint32_t *w = mpfix_user(ctx, 0), *y = mpfix_user(ctx, 3), *s = mpfix_user(ctx, 4);
+    uint64_t err_y = mpfix_sincospi_ratio(ctx, y, ph->use_cos, ph->a, ph->b);
+    uint64_t err_s = 2 * err_y + 2;
+    mpfix_mul(ctx, s, y, y);
+    switch (kind) {
+    case CRTRIG_HANN:
+        mpfix_copy(w, s, n);
+        return err_s;
+    case CRTRIG_HAMMING:
+        mpfix_copy(w, s, n);
+        mpfix_mul_u32(w, n, 21);
+        mpfix_add_int(w, n, 2);
+        mpfix_div_u32(w, n, 23);
+        return err_s + 1;
+    default:
+        mpfix_copy(y, s, n);  /* y becomes B = 16 s + 9 */
+        mpfix_mul_u32(y, n, 16);
+        mpfix_add_int(y, n, 9);
+        mpfix_mul(ctx, w, s, y);
+        mpfix_div_u32(w, n, 25);
+        return 2 * err_s + 2;
+    }
+}
+
+/* Ziv loop in fixed point, for an irrational point (ph->quarter < 0) or an
+ * exact fraction num/den (then the error is below one ulp of truncation). */
+static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, uint64_t den,
+                       crtrig_dtype fmt, int start_bits, crtrig_stage_counts *counts, double *result)
+{
+    int bits;
+    for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
+        mpfix_ctx ctx;
+        uint32_t *w, *lo, *hi;
+        uint64_t err;
+        double rlo, rhi;
+        if (mpfix_ctx_init(&ctx, bits) != 0)
+            return CRTRIG_ENOMEM;
+        w = mpfix_user(&ctx, 0);
+        lo = mpfix_user(&ctx, 1);
+        hi = mpfix_user(&ctx, 2);
+        if (ph->quarter >= 0) {
+            mpfix_set_ratio(w, ctx.n, num, den);
+            err = 1;
+        } else {
+            err = window_fixed(&ctx, kind, ph);
+        }
+        mpfix_copy(lo, w, ctx.n);
+        mpfix_sub_ulps(lo, ctx.n, err);
+        mpfix_copy(hi, w, ctx.n);
+        mpfix_add_ulps(hi, ctx.n, err);
+        rlo = mpfix_round(lo, ctx.n, fmt);
+        rhi = mpfix_round(hi, ctx.n, fmt);
+        mpfix_ctx_free(&ctx);
+        if (rlo == rhi) {
+            *result = rlo;
+            return CRTRIG_OK;
+        }
+        if (counts)
+            counts->multi_retries++;
+    }
+    return CRTRIG_ENOCONV;
+}
+
+/* The correctly rounded w[n] in the float format fmt, as a double. */
+static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype fmt,
+                          int first_stage, int multi_bits, crtrig_stage_counts *counts, double *result)
+{
+    phase ph;
+    int tie;
+
+    if (D == 0) {  /* symmetric size 1: 0/0, NaN as in ONNX Runtime */
+        *result = NAN;
+        if (counts)
+            counts->exact++;
+        return CRTRIG_OK;
+    }
+    ph = fold_phase(n, D);
+    if (ph.quarter >= 0) {
+        uint64_t num, den;
+        exact_point(kind, ph.quarter, &num, &den);
+        if (counts)
+            counts->exact++;
+        return round_multi(kind, &ph, num, den, fmt, MULTI_DEFAULT_BITS, NULL, result);
+    }
+
+    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64) {
+        /* |w~ - w| <= 2^-47 w.  e = w~ 2^-46 (exact); RN(w~ +- e) are at least
+         * w~ 2^-46 - ulp(w~)/2 >= w~ (2^-46 - 2^-53) away from w~, which covers
+         * 2^-47 w <= 2^-47 w~ (1 + 2^-46).  So lo <= w <= hi. */
+        double y = crtrig_sincospi_ratio_d(ph.use_cos, ph.a, ph.b);
+        double w = window_of_s_d(kind, y * y);
+        double e = w * 0x1p-46;
+        double rlo = crtrig_round_double(w - e, fmt, &tie);
+        double rhi = crtrig_round_double(w + e, fmt, &tie);
+        if (rlo == rhi) {
+            if (counts)
+                counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+            *result = rlo;
+            return CRTRIG_OK;
+        }
+    }
+    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE) {
+        /* |w~ - w| <= 2^-96 w.  e = w~.hi 2^-94; dd_add_d errs by at most
+         * 2^-103 (w~ + e), so the endpoints lie at least w~ (2^-94 - 2^-102)
+         * from w~, covering 2^-96 w.  Both are fast-two-sum outputs, as
+         * crtrig_round_dd requires. */
+        dd_t y = crtrig_sincospi_ratio_dd(ph.use_cos, ph.a, ph.b);
+        dd_t w = window_of_s_dd(kind, dd_mul(y, y));
+        double e = w.hi * 0x1p-94;
+        dd_t lo = dd_add_d(w, -e), hi = dd_add_d(w, e);
+        double rlo = crtrig_round_dd(lo.hi, lo.lo, fmt);
+        double rhi = crtrig_round_dd(hi.hi, hi.lo, fmt);
+        if (rlo == rhi) {
+            if (counts)
+                counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
+            *result = rlo;
+            return CRTRIG_OK;
+        }
+    }
+    if (counts)
+        counts->by_stage[CRTRIG_STAGE_MULTI]++;
+    return round_multi(kind, &ph, 0, 0, fmt, multi_bits, counts, result);
+}
+
+int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
+                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                     const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    crtrig_dtype fmt;
+    uint64_t n, D;
+
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE)
+        return CRTRIG_EINVAL;
+    if (size == 0)
+        return CRTRIG_OK;
+    fmt = crtrig_compute_format(dtype);
+    D = periodic ? (uint64_t)size : (uint64_t)size - 1;
+    for (n = 0; n < (uint64_t)size; n++) {
+        double v;
+        int rc = window_element(kind, n, D, fmt, first_stage, multi_bits, counts, &v);
+        if (rc != CRTRIG_OK)
+            return rc;
+        crtrig_store(dtype, v, out + (ptrdiff_t)n * stride);
+    }
+    return CRTRIG_OK;
+}
+
+int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
+                  crtrig_dtype dtype, char *out, ptrdiff_t stride)
+{
+    return crtrig_window_ex(kind, size, periodic, dtype, out, stride, NULL, NULL);
+}
+
+int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
+                              crtrig_stage stage, double *hi, double *lo)
+{
+    phase ph;
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+        return CRTRIG_EINVAL;
+    ph = fold_phase(n, D);
+    if (ph.quarter >= 0)
+        return CRTRIG_EINVAL;
+    if (stage == CRTRIG_STAGE_DOUBLE) {
+        double y = crtrig_sincospi_ratio_d(ph.use_cos, ph.a, ph.b);
+        *hi = window_of_s_d(kind, y * y);
+        *lo = 0.0;
+        return CRTRIG_OK;
+    }
+    if (stage == CRTRIG_STAGE_DOUBLE_DOUBLE) {
+        dd_t y = crtrig_sincospi_ratio_dd(ph.use_cos, ph.a, ph.b);
+        dd_t w = window_of_s_dd(kind, dd_mul(y, y));
+        *hi = w.hi;
+        *lo = w.lo;
+        return CRTRIG_OK;
+    }
+    return CRTRIG_EINVAL;
+}

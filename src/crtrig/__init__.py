@@ -1,0 +1,9 @@
+"""crtrig: correctly rounded window and trigonometric functions for NumPy.
+
+Every floating-point result is the exact real value rounded once, to nearest
+with ties to even, into the output type.
+"""
+from ._version import __version__
+from ._windows import hann_window, hamming_window, blackman_window
+
+__all__ = ["__version__", "hann_window", "hamming_window", "blackman_window"]

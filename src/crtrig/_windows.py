@@ -1,0 +1,132 @@
+"""Window generators: argument checking, output allocation, and the call into C."""
+import operator
+
+import numpy as np
+
+from . import _core
+from ._dtypes import output_code, resolve_dtype, SUPPORTED_NAMES
+
+HANN, HAMMING, BLACKMAN = 0, 1, 2  # crtrig_window_kind
+
+
+def _size_of(size, fname):
+    """A non-negative Python int from the ONNX-style `size` argument."""
+    if isinstance(size, np.ndarray):
+        if size.dtype.kind not in "iu" or not (size.ndim == 0 or (size.ndim == 1 and size.shape[0] == 1)):
+            raise TypeError(
+                f"{fname}(): size must be an integer: a Python int, a NumPy integer scalar, "
+                f"or a 0-d or one-element 1-D integer array; got an array of dtype {size.dtype} "
+                f"and shape {size.shape}")
+        size = size.reshape(()).item()
+    elif isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+        raise TypeError(
+            f"{fname}(): size must be an integer: a Python int, a NumPy integer scalar, "
+            f"or a 0-d or one-element 1-D integer array; got {type(size).__name__}")
+    size = operator.index(size)
+    if size < 0:
+        raise ValueError(f"{fname}(): size must be non-negative; got {size}")
+    if size > _core.WINDOW_MAX_SIZE:
+        raise ValueError(f"{fname}(): size must be at most 2**53; got {size}")
+    return size
+
+
+def _periodic_flag(periodic, fname):
+    if isinstance(periodic, (bool, np.bool_)):
+        return bool(periodic)
+    if isinstance(periodic, (int, np.integer)) and periodic in (0, 1):
+        return bool(periodic)
+    raise TypeError(f"{fname}(): periodic must be a bool (or the ONNX integers 0 and 1); got {periodic!r}")
+
+
+def _out_array(out, size, dtype, fname):
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"{fname}(): out must be a numpy.ndarray; got {type(out).__name__}")
+    if out.ndim != 1 or out.shape[0] != size:
+        raise ValueError(f"{fname}(): out must be 1-D of length size={size}; got shape {out.shape}")
+    if output_code(out.dtype) is None:
+        raise TypeError(f"{fname}(): out must have one of the dtypes {SUPPORTED_NAMES}; got {out.dtype}")
+    if not out.dtype.isnative:
+        raise TypeError(f"{fname}(): out must be in native byte order; got {out.dtype.str}")
+    if dtype is not None and resolve_dtype(dtype) != out.dtype:
+        raise TypeError(f"{fname}(): dtype={np.dtype(resolve_dtype(dtype))} disagrees with out.dtype={out.dtype}")
+    if not out.flags.writeable:
+        raise ValueError(f"{fname}(): out is read-only")
+    return out
+
+
+def make_window(kind, fname, size, periodic, dtype, out, *, _first_stage=0, _multi_start_bits=0, _counts=None):
+    """Shared body of the three window functions (and the tests' hook into the stages)."""
+    size = _size_of(size, fname)
+    periodic = _periodic_flag(periodic, fname)
+    if out is not None:
+        result = _out_array(out, size, dtype, fname)
+        target = result
+    else:
+        dt = resolve_dtype(np.float32 if dtype is None else dtype)
+        target = np.empty(size, dtype=dt.newbyteorder("="))
+        result = target
+    counts = _core.fill_window(kind, size, periodic, output_code(target.dtype), target,
+                               _first_stage, _multi_start_bits)
+    if _counts is not None:
+        _counts.update(counts)
+    if out is None and not dt.isnative:
+        result = target.astype(dt)  # a byte swap: exact
+    return result
+
+
+_DOC = """Return the {title} window of length `size`, correctly rounded (ONNX {op}-17).
+
+    w[n] = {formula}, n = 0 .. size-1,
+    with D = size if `periodic` else size - 1 ({coeffs}).
+
+    Parameters
+    ----------
+    size : int
+        Window length: a Python int, a NumPy integer scalar, or a 0-d or
+        one-element 1-D integer array (as ONNX exporters produce).  0 gives an
+        empty array; at most 2**53.
+    periodic : bool, default True
+        True (the ONNX and torch default) for a periodic window, as used in
+        spectral analysis; False for the symmetric window that numpy and scipy
+        return by default (``np.{np_name}(M)`` corresponds to ``periodic=False``,
+        up to numpy's own rounding{np_note}).  A symmetric window of size 1 has
+        D = 0 and is NaN, as in ONNX Runtime.
+    dtype : dtype, default float32
+        One of float16, bfloat16 (``ml_dtypes.bfloat16`` or ``"bfloat16"``),
+        float32, float64, int8, uint8, int16, uint16, int32, uint32, int64,
+        uint64, in any spelling numpy accepts.  Float outputs are the exact
+        value rounded once to nearest-even into that type.  Integer outputs
+        are ONNX's Cast of the correctly rounded float32 window: truncation
+        toward zero, with NaN giving 0.
+    out : ndarray, optional
+        A writeable 1-D array of length `size` and a supported native-order
+        dtype (any stride) to fill and return; its dtype is the output type.
+
+    Returns
+    -------
+    ndarray
+        The window, a new array or `out`.
+    """
+
+
+def _window_function(kind, name, title, op, formula, coeffs, np_name, np_note=""):
+    def window(size, periodic=True, dtype=None, out=None):
+        return make_window(kind, name, size, periodic, dtype, out)
+    window.__name__ = window.__qualname__ = name
+    window.__doc__ = _DOC.format(title=title, op=op, formula=formula, coeffs=coeffs,
+                                 np_name=np_name, np_note=np_note)
+    return window
+
+
+hann_window = _window_function(
+    HANN, "hann_window", "Hann", "HannWindow",
+    "1/2 - 1/2 cos(2 pi n / D)", "coefficients 1/2, 1/2", "hanning")
+hamming_window = _window_function(
+    HAMMING, "hamming_window", "Hamming", "HammingWindow",
+    "25/46 - 21/46 cos(2 pi n / D)",
+    "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch",
+    "hamming", "; numpy uses 0.54/0.46, so its values differ by up to 0.007 (at the ends)")
+blackman_window = _window_function(
+    BLACKMAN, "blackman_window", "Blackman", "BlackmanWindow",
+    "21/50 - 1/2 cos(2 pi n / D) + 2/25 cos(4 pi n / D)",
+    "coefficients 0.42, 0.5, 0.08 as exact fractions", "blackman")
