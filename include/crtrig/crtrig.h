@@ -80,6 +80,13 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
+/* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
+ * correctly rounded into the float format of dtype (float32 for integer
+ * dtypes), as a double.  opt and counts as in crtrig_window_ex. */
+int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype dtype,
+                          const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                          double *result);
+
 /* Test hook: the unrounded value of w[n] from the double (lo = 0) or the
  * double-double stage, for checking their error bounds (2^-47 and 2^-96).
  * Returns CRTRIG_EINVAL where w[n] is an exact point (or D == 0, n > D, bad

@@ -26,28 +26,47 @@ const crtrig_format *crtrig_format_of(crtrig_dtype float_dtype)
     return &FORMATS[float_dtype];
 }
 
+/* Rounding on the bit pattern: for |x| in the normal range of the target,
+ * adding half a quantum minus one (plus the last kept bit, for ties to even)
+ * to the bits of |x| and clearing the dropped bits rounds to nearest-even,
+ * a carry into the exponent field included.  Below the target's normal range
+ * (float16 subnormals) the quantum is fixed and exact scaling is used. */
 double crtrig_round_double(double x, crtrig_dtype fmt, int *tie)
 {
     const crtrig_format *f = &FORMATS[fmt];
-    double a, scaled, n, frac;
-    int e, quantum_exp;
+    const int dropped = 53 - f->precision;
+    uint64_t bits, magnitude, rest, half;
+    int exponent;
 
     *tie = 0;
-    if (fmt == CRTRIG_FLOAT64 || x == 0.0 || !(x == x) || isinf(x))
+    if (fmt == CRTRIG_FLOAT64)
         return x;
-    a = fabs(x);
-    (void)frexp(a, &e);           /* a = m 2^e, m in [1/2, 1): a in [2^(e-1), 2^e) */
-    e -= 1;
-    if (e < f->emin)
-        e = f->emin;              /* subnormal range: fixed quantum */
-    quantum_exp = e - (f->precision - 1);
-    scaled = ldexp(a, -quantum_exp);  /* exact: a power-of-two scaling */
-    n = floor(scaled);
-    frac = scaled - n;            /* exact (Sterbenz) */
-    if (frac > 0.5 || (frac == 0.5 && fmod(n, 2.0) != 0.0))
-        n += 1.0;
-    *tie = (frac == 0.5);
-    return copysign(ldexp(n, quantum_exp), x);  /* exact: n <= 2^precision */
+    memcpy(&bits, &x, sizeof bits);
+    magnitude = bits & 0x7fffffffffffffffu;
+    exponent = (int)(magnitude >> 52) - 1023;
+    if (exponent > 1023 - 1 || magnitude == 0)
+        return x;  /* inf, NaN or zero */
+    if (exponent >= f->emin) {
+        half = (uint64_t)1 << (dropped - 1);
+        rest = magnitude & ((half << 1) - 1);
+        *tie = (rest == half);
+        magnitude += half - 1 + ((magnitude >> dropped) & 1u);
+        magnitude &= ~((half << 1) - 1);
+        bits = (bits & 0x8000000000000000u) | magnitude;
+        memcpy(&x, &bits, sizeof x);
+        return x;
+    }
+    {
+        /* Subnormal in the target: quantum 2^(emin - precision + 1). */
+        const int quantum_exp = f->emin - (f->precision - 1);
+        double scaled = ldexp(fabs(x), -quantum_exp);  /* exact */
+        double n = floor(scaled);
+        double frac = scaled - n;                      /* exact */
+        if (frac > 0.5 || (frac == 0.5 && fmod(n, 2.0) != 0.0))
+            n += 1.0;
+        *tie = (frac == 0.5);
+        return copysign(ldexp(n, quantum_exp), x);     /* exact */
+    }
 }
 
 static int double_is_even(double x)
@@ -90,20 +109,19 @@ double crtrig_round_dd(double hi, double lo, crtrig_dtype fmt)
 /* Bits of a double that is exactly a float16 value (or NaN/inf). */
 static uint16_t float16_bits_exact(double v)
 {
-    uint16_t sign = signbit(v) ? 0x8000u : 0u;
-    double a = fabs(v);
-    int e;
-    if (v != v)
-        return 0x7e00u;
-    if (isinf(v))
-        return (uint16_t)(sign | 0x7c00u);
-    if (a == 0.0)
-        return sign;
-    (void)frexp(a, &e);
-    e -= 1;
-    if (e < -14)  /* subnormal: a = m 2^-24 */
-        return (uint16_t)(sign | (uint16_t)ldexp(a, 24));
-    return (uint16_t)(sign | (uint16_t)((e + 15) << 10) | (uint16_t)(ldexp(a, 10 - e) - 1024.0));
+    uint64_t bits;
+    uint16_t sign;
+    int exponent;
+    memcpy(&bits, &v, sizeof bits);
+    sign = (uint16_t)((bits >> 48) & 0x8000u);
+    exponent = (int)((bits >> 52) & 0x7ffu) - 1023;
+    if (exponent == 1024)  /* inf or NaN */
+        return (uint16_t)(sign | ((bits << 12) ? 0x7e00u : 0x7c00u));
+    if (exponent >= -14)   /* normal: keep the top 10 fraction bits (the rest are 0) */
+        return (uint16_t)(sign | (uint16_t)((exponent + 15) << 10) |
+                          (uint16_t)((bits >> 42) & 0x3ffu));
+    /* subnormal or zero: |v| = m 2^-24 with m an integer below 1024 */
+    return (uint16_t)(sign | (uint16_t)(fabs(v) * 0x1p24));
 }
 
 void crtrig_store(crtrig_dtype dtype, double v, char *p)

@@ -45,10 +45,10 @@ typedef struct phase {
     uint64_t a, b;
 } phase;
 
-static phase fold_phase(uint64_t n, uint64_t D)
+static phase fold_phase(uint64_t n, uint64_t D)  /* 0 <= n <= D, D > 0 */
 {
     phase ph;
-    uint64_t r = n % D;
+    uint64_t r = n == D ? 0 : n;  /* n mod D, as 0 <= n <= D */
     if (2 * r > D)
         r = D - r;
     ph.use_cos = 0;
@@ -277,6 +277,19 @@ int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
                   crtrig_dtype dtype, char *out, ptrdiff_t stride)
 {
     return crtrig_window_ex(kind, size, periodic, dtype, out, stride, NULL, NULL);
+}
+
+int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype dtype,
+                          const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                          double *result)
+{
+    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+        D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+        return CRTRIG_EINVAL;
+    return window_element(kind, n, D, crtrig_compute_format(dtype), first_stage, multi_bits,
+                          counts, result);
 }
 
 int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
