@@ -1,6 +1,8 @@
-/* sin(pi t) and cos(pi t) for a rational t = a/b in (0, 1/4], in double and in
- * double-double.  Used by the window generators (window.c); the arguments are
- * exact integers, so no range reduction error exists at all.
+/* sin(pi t) and cos(pi t) for |t| <= 1/4, in double and in double-double.
+ * Used by the window generators (window.c, t = a/b from exact integers) and by
+ * sin/cos (sincos.c, t from the exact range reduction in reduce.c).
+ * The bounds below are derived for |t| <= 1/4; they hold unchanged (all margins
+ * exceed 1e-3 relative) for the |t| <= 1/4 + 2^-28 that reduce.c can produce.
  *
  * Approximation: the Taylor series in t,
  *   sin(pi t) = t * S(z),  S(z) = sum_k SINPI_C[k] z^k,  SINPI_C[k] = (-1)^k pi^(2k+1)/(2k+1)!
@@ -54,7 +56,9 @@ static const double COSPI_C[15][2] = {
     {0x1.3aab85bac2365p-52, -0x1.b618dab265a90p-107},/* k=14 */
 };
 
-/* Double evaluation.  u = 2^-53.
+/* Double evaluation.  u = 2^-53.  The row "t" is for the rounding of t itself
+ * (t = RN(a/b) in the ratio form); the evaluation alone errs by the rest,
+ * 3.72 u (sin) and 3.32 u (cos).
  *
  * Degrees: S up to k = 8 (omitted terms <= 1.1e-19 S = 0.001 u),
  *          C up to k = 9 (omitted terms <= 5e-21 C).
@@ -73,9 +77,8 @@ static const double COSPI_C[15][2] = {
  *   final y = RN(t S)                                            1.00 u        -
  *   total                                                        4.72 u      4.11 u  (< 4.8 u)
  */
-double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b)
+double crtrig_sincospi_d(int use_cos, double t)
 {
-    double t = (double)a / (double)b;
     double z = t * t;
     double p;
     int k;
@@ -91,11 +94,16 @@ double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b)
     return t * p;
 }
 
+double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b)
+{
+    return crtrig_sincospi_d(use_cos, (double)a / (double)b);
+}
+
 /* Double-double evaluation.  e = 2^-103 bounds each dd operation (dd.h).
  *
- * t = a/b as a dd: th = RN(a/b); a - th*b is exact (two_prod is exact and
- *   a - prod.hi is exact by Sterbenz) but for the subtraction of prod.lo, and
- *   tl = RN(r/b): relative error <= 2 u^2 = 2^-105.
+ * The input t is taken as exact here; an error d (relative) in t moves sin(pi t)
+ *   by at most d and cos(pi t) by at most (pi/4) d relative (row "t" below is
+ *   for the 2^-105 of crtrig_sincospi_ratio_dd).
  * Tail in double: the terms k >= 8 of S (k >= 9 of C) are summed by a double
  *   Horner loop in z.hi with relative error <= 4u; they are at most 6.6e-17 S
  *   (2.9e-18 C), so they add <= 2^-105 (2^-109).
@@ -112,16 +120,11 @@ double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b)
  *   final dd_mul(t, S)                                   1.00 e         -
  *   total                                                3.28 e       3.57 e  (< 3.7 e)
  */
-dd_t crtrig_sincospi_ratio_dd(int use_cos, uint64_t a, uint64_t b)
+dd_t crtrig_sincospi_dd(int use_cos, dd_t t)
 {
     const double (*c)[2] = use_cos ? COSPI_C : SINPI_C;
     const int last = use_cos ? 14 : 13;      /* highest degree kept */
     const int first_dd = use_cos ? 8 : 7;    /* degrees <= this are evaluated in dd */
-    double da = (double)a, db = (double)b;
-    double th = da / db;
-    dd_t prod = dd_two_prod(th, db);
-    double tl = ((da - prod.hi) - prod.lo) / db;
-    dd_t t = dd_fast_two_sum(th, tl);
     dd_t z = dd_mul(t, t);
     dd_t p;
     double tail = c[last][0];
@@ -133,4 +136,16 @@ dd_t crtrig_sincospi_ratio_dd(int use_cos, uint64_t a, uint64_t b)
     for (k = first_dd; k >= 0; k--)
         p = dd_add(dd_make(c[k][0], c[k][1]), dd_mul(z, p));
     return use_cos ? p : dd_mul(t, p);
+}
+
+dd_t crtrig_sincospi_ratio_dd(int use_cos, uint64_t a, uint64_t b)
+{
+    /* t = a/b as a dd: th = RN(a/b); a - th*b is exact (two_prod is exact and
+     * a - prod.hi is exact by Sterbenz) but for the subtraction of prod.lo,
+     * and tl = RN(r/b): relative error <= 2 u^2 = 2^-105. */
+    double da = (double)a, db = (double)b;
+    double th = da / db;
+    dd_t prod = dd_two_prod(th, db);
+    double tl = ((da - prod.hi) - prod.lo) / db;
+    return crtrig_sincospi_dd(use_cos, dd_fast_two_sum(th, tl));
 }

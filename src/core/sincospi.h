@@ -5,13 +5,16 @@
 #include <stdint.h>
 #include "dd.h"
 
-/* Domain of both: 1 <= a, 4a <= b <= 2^54 (a and b are exact doubles).
- * use_cos selects cos(pi a/b) instead of sin(pi a/b). */
+/* use_cos selects cos(pi t) instead of sin(pi t).  Bounds derived in sincospi.c. */
 
-/* Double evaluation, relative error < 4.8 u = 2^-50.7 (derived in sincospi.c). */
+/* |t| <= 1/4 + 2^-28, t taken as exact: relative error < 3.8 u (u = 2^-53). */
+double crtrig_sincospi_d(int use_cos, double t);
+/* |t| <= 1/4 + 2^-28, t taken as exact: relative error < 3.6 * 2^-103. */
+dd_t crtrig_sincospi_dd(int use_cos, dd_t t);
+
+/* t = a/b with 1 <= a, 4a <= b <= 2^54 (a and b exact doubles), including the
+ * error of forming t: relative error < 4.8 u (double), < 3.7 * 2^-103 (dd). */
 double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b);
-
-/* Double-double evaluation, relative error < 3.7 * 2^-103 = 2^-101.1 (derived in sincospi.c). */
 dd_t crtrig_sincospi_ratio_dd(int use_cos, uint64_t a, uint64_t b);
 
 #endif

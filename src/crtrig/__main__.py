@@ -1,0 +1,43 @@
+"""Command line: ``python -m crtrig COMMAND ...``.
+
+Commands are argparse subparsers; each module that provides one exposes
+``configure_parser(parser)``, which adds its arguments and sets ``func`` to a
+callable taking the parsed arguments and returning the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import cases
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m crtrig",
+        description="crtrig: correctly rounded ONNX window functions.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    cases.configure_parser(
+        commands.add_parser(
+            "cases",
+            help="run JSON case files against crtrig",
+            description="Run JSON case files (default: those shipped with crtrig) "
+            "against crtrig's implementation and print one line per case.",
+        )
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        sys.stderr.close()
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

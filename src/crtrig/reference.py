@@ -1,0 +1,600 @@
+"""Exact, correctly rounded reference for the ONNX window functions.
+
+This module is the slow, obviously-correct twin of crtrig's C core.  It uses
+only the Python standard library plus numpy and ml_dtypes, so it works after a
+plain ``pip install crtrig``.
+
+Semantics (ONNX opset 17 HannWindow / HammingWindow / BlackmanWindow)
+---------------------------------------------------------------------
+For ``n = 0 .. size-1`` and ``D = size`` (periodic) or ``D = size - 1``
+(symmetric)::
+
+    w[n] = sum_j (-1)^j a_j cos(2 pi j n / D)
+
+with the exact rational coefficients
+
+    hann      a = (1/2, 1/2)
+    hamming   a = (25/46, 21/46)      (the ONNX values, not 0.54/0.46)
+    blackman  a = (21/50, 1/2, 2/25)
+
+Writing ``s = sin^2(pi n / D)`` these are polynomials in ``s``::
+
+    hann     = s
+    hamming  = (2 + 21 s) / 23
+    blackman = s (9 + 16 s) / 25
+
+all increasing in ``s`` on [0, 1], which is what makes interval evaluation
+easy: an enclosure ``[s_lo, s_hi]`` of ``s`` maps to the enclosure
+``[w(s_lo), w(s_hi)]`` of the window value.
+
+Float outputs are the exact real value rounded once, to nearest with ties to
+even, directly into the target format (float16 with subnormals, bfloat16,
+float32, float64).  Exact zeros are +0.0.  A symmetric window of size 1 has
+``D = 0`` and its value is NaN.  Integer outputs are the ONNX Cast of the
+correctly rounded float32 window: truncation toward zero, NaN -> 0.
+
+How the value is computed
+-------------------------
+``s`` is rational exactly when ``(n mod D)/D`` is one of
+0, 1/6, 1/4, 1/3, 1/2 (after folding to [0, 1/2]); then ``s`` is one of
+0, 1/4, 1/2, 3/4, 1 and the window value is rounded from an exact Fraction.
+
+Everywhere else the window value is irrational (Niven's theorem for ``s``;
+for blackman a rational value would force ``s`` and its Galois conjugate, both
+non-negative, to sum to -9/16), so it is never a rounding boundary and a Ziv
+loop terminates: evaluate ``s`` in integer fixed point with ``F`` fraction
+bits and a rigorous error bound, round both ends of the resulting enclosure of
+``w``; if they agree in every float format that is the answer, otherwise
+double ``F`` and try again.
+
+Arguments are folded into [0, pi/4]: with ``m = min(n mod D, D - n mod D)``,
+``theta = pi m / D`` lies in [0, pi/2]; if ``4 m <= D`` we use
+``s = sin^2(theta)``, otherwise ``s = cos^2(phi)`` with
+``phi = pi/2 - theta = pi (D - 2 m) / (2 D)`` in [0, pi/4).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import ml_dtypes
+import numpy as np
+
+__all__ = [
+    "KINDS",
+    "COEFFICIENTS",
+    "FLOAT_FORMATS",
+    "INTEGER_FORMATS",
+    "window",
+    "window_bits",
+    "window_value",
+    "round_rational",
+    "bits_to_float",
+    "float_to_bits",
+    "ulp_distance",
+    "canonical_dtype",
+    "format_name",
+]
+
+
+# ---------------------------------------------------------------------------
+# Number formats
+# ---------------------------------------------------------------------------
+
+
+class FloatFormat(NamedTuple):
+    """An IEEE-754-style binary format.
+
+    ``precision`` counts the implicit leading bit; ``emin``/``emax`` are the
+    exponents of the smallest and largest normal binades.
+    """
+
+    name: str
+    precision: int
+    emin: int
+    emax: int
+    width: int
+    dtype: np.dtype
+    bits_dtype: np.dtype
+
+    @property
+    def exponent_bits(self) -> int:
+        return self.width - self.precision
+
+    @property
+    def inf_bits(self) -> int:
+        return ((1 << self.exponent_bits) - 1) << (self.precision - 1)
+
+    @property
+    def nan_bits(self) -> int:
+        """The canonical quiet NaN (positive, top mantissa bit set)."""
+        return self.inf_bits | (1 << (self.precision - 2))
+
+    @property
+    def sign_bit(self) -> int:
+        return 1 << (self.width - 1)
+
+
+FLOAT_FORMATS: dict[str, FloatFormat] = {
+    "float16": FloatFormat("float16", 11, -14, 15, 16, np.dtype(np.float16), np.dtype(np.uint16)),
+    "bfloat16": FloatFormat("bfloat16", 8, -126, 127, 16, np.dtype(ml_dtypes.bfloat16), np.dtype(np.uint16)),
+    "float32": FloatFormat("float32", 24, -126, 127, 32, np.dtype(np.float32), np.dtype(np.uint32)),
+    "float64": FloatFormat("float64", 53, -1022, 1023, 64, np.dtype(np.float64), np.dtype(np.uint64)),
+}
+
+#: Integer output formats: name -> numpy dtype.
+INTEGER_FORMATS: dict[str, np.dtype] = {
+    name: np.dtype(name)
+    for name in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+}
+
+#: Order in which cached per-element results store the float formats.
+_FLOAT_ORDER = ("float16", "bfloat16", "float32", "float64")
+
+_FLOAT32_ONE_BITS = 0x3F800000
+
+
+def canonical_dtype(dtype) -> np.dtype:
+    """Return the numpy dtype for any accepted spelling of the 12 output types.
+
+    Accepts numpy dtypes and scalar types, strings such as ``"float32"``,
+    ``"f4"``, ``"half"``, ``"bfloat16"``, and ``ml_dtypes.bfloat16``.
+    Raises ``TypeError`` for anything else.
+    """
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError as exc:
+        raise TypeError(f"unsupported dtype {dtype!r}") from exc
+    if format_name(resolved, _strict=False) is None:
+        raise TypeError(f"unsupported dtype {dtype!r}")
+    return resolved
+
+
+def format_name(dtype, _strict: bool = True) -> str | None:
+    """Canonical name ("float32", "bfloat16", "uint8", ...) of a dtype."""
+    resolved = np.dtype(dtype)
+    for name, fmt in FLOAT_FORMATS.items():
+        if resolved == fmt.dtype:
+            return name
+    for name, int_dtype in INTEGER_FORMATS.items():
+        if resolved == int_dtype:
+            return name
+    if _strict:
+        raise TypeError(f"unsupported dtype {dtype!r}")
+    return None
+
+
+def _resolve_name(fmt) -> str:
+    """Canonical format name of a name, FloatFormat or dtype spelling."""
+    if isinstance(fmt, FloatFormat):
+        return fmt.name
+    if isinstance(fmt, str) and (fmt in FLOAT_FORMATS or fmt in INTEGER_FORMATS):
+        return fmt
+    return format_name(fmt)
+
+
+def _float_format(fmt) -> FloatFormat:
+    if isinstance(fmt, FloatFormat):
+        return fmt
+    name = _resolve_name(fmt)
+    if name not in FLOAT_FORMATS:
+        raise TypeError(f"{name} is not a floating-point format")
+    return FLOAT_FORMATS[name]
+
+
+# ---------------------------------------------------------------------------
+# Exact rounding and bit patterns
+# ---------------------------------------------------------------------------
+
+
+def round_rational(num: int, den: int, fmt) -> int:
+    """Bit pattern of ``num/den`` rounded to nearest, ties to even, in ``fmt``.
+
+    ``fmt`` is "float16", "bfloat16", "float32" or "float64" (or the dtype).
+    Handles subnormals and overflow to infinity; an exact zero gives +0.0.
+    The rounding is a single exact rounding of the rational value.
+    """
+    f = _float_format(fmt)
+    num, den = int(num), int(den)
+    if den == 0:
+        raise ZeroDivisionError("round_rational: zero denominator")
+    if den < 0:
+        num, den = -num, -den
+    if num == 0:
+        return 0
+    sign = 0
+    if num < 0:
+        sign, num = f.sign_bit, -num
+
+    # Binade: 2**e <= num/den < 2**(e+1).  The bit-length difference is e or
+    # e+1; one exact comparison settles which.
+    e = num.bit_length() - den.bit_length()
+    if (num << max(-e, 0)) < (den << max(e, 0)):
+        e -= 1
+    # Quantum (weight of the last mantissa bit); subnormals share emin's.
+    e_eff = max(e, f.emin)
+    quantum_exp = e_eff - (f.precision - 1)
+    if quantum_exp >= 0:
+        scaled_num, scaled_den = num, den << quantum_exp
+    else:
+        scaled_num, scaled_den = num << -quantum_exp, den
+    mantissa, remainder = divmod(scaled_num, scaled_den)
+    twice = 2 * remainder
+    if twice > scaled_den or (twice == scaled_den and mantissa & 1):
+        mantissa += 1
+    # For normal numbers mantissa is in [2**(p-1), 2**p]; the encoding
+    # ((e - emin) << (p-1)) + mantissa folds the implicit bit into the
+    # biased exponent, and a carry to 2**p lands on the next binade.  For
+    # subnormals e_eff == emin and the pattern is the mantissa itself.
+    bits = ((e_eff - f.emin) << (f.precision - 1)) + mantissa
+    if bits >= f.inf_bits:
+        bits = f.inf_bits
+    return bits | sign
+
+
+def bits_to_float(bits: int, fmt) -> float:
+    """The value of a bit pattern of ``fmt`` as a Python float (exact)."""
+    f = _float_format(fmt)
+    return float(np.array([bits], dtype=f.bits_dtype).view(f.dtype)[0])
+
+
+def float_to_bits(x, fmt) -> int:
+    """Bit pattern of ``x`` correctly rounded (once) into ``fmt``.
+
+    ``x`` may be a Python/numpy float of any format, an int or a Fraction.
+    NaN gives the canonical quiet NaN; the sign of zero and infinity is kept.
+    For a value already in ``fmt`` this is simply its bit pattern.
+    """
+    f = _float_format(fmt)
+    if isinstance(x, Fraction):
+        return round_rational(x.numerator, x.denominator, f)
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return round_rational(int(x), 1, f)
+    value = float(x)
+    if math.isnan(value):
+        return f.nan_bits
+    sign = f.sign_bit if math.copysign(1.0, value) < 0 else 0
+    if math.isinf(value):
+        return f.inf_bits | sign
+    if value == 0.0:
+        return sign
+    ratio = Fraction(value)
+    return round_rational(ratio.numerator, ratio.denominator, f)
+
+
+def _ordered(bits: int, f: FloatFormat) -> int:
+    """Map a bit pattern to an integer that increases with the value.
+
+    +0 and -0 both map to 0; adjacent floats map to adjacent integers.
+    """
+    magnitude = bits & (f.sign_bit - 1)
+    return -magnitude if bits & f.sign_bit else magnitude
+
+
+def ulp_distance(a, b, fmt):
+    """Distance between ``a`` and ``b`` in units in the last place of ``fmt``.
+
+    For float formats both values are first taken into ``fmt`` (exactly when
+    they are values of that format, otherwise by correct rounding) and the
+    result is the number of representable values between them: 0 for equal
+    values (including +0 vs -0), 1 for neighbours, and infinity counts as the
+    value after the largest finite one.  NaN handling: two NaNs are at
+    distance 0, a NaN and a non-NaN at distance ``math.inf``.
+
+    For integer formats it is ``abs(int(a) - int(b))`` as an exact Python int.
+    """
+    if _resolve_name(fmt) in INTEGER_FORMATS:
+        return abs(int(a) - int(b))
+    f = _float_format(fmt)
+    a_nan = _is_nan(a)
+    b_nan = _is_nan(b)
+    if a_nan or b_nan:
+        return 0 if a_nan and b_nan else math.inf
+    return abs(_ordered(float_to_bits(a, f), f) - _ordered(float_to_bits(b, f), f))
+
+
+def _is_nan(x) -> bool:
+    if isinstance(x, (Fraction, int)):
+        return False
+    return math.isnan(float(x))
+
+
+# ---------------------------------------------------------------------------
+# Fixed-point pi, sin and cos with rigorous error bounds
+# ---------------------------------------------------------------------------
+#
+# A fixed-point number with F fraction bits is an integer X standing for
+# X / 2**F.  Every routine returns (approximation, error bound) with the
+# error bound E an integer such that |exact * 2**F - approximation| <= E.
+
+
+def _arctan_inverse_fixed(k: int, bits: int) -> tuple[int, int]:
+    """arctan(1/k) * 2**bits for an integer k >= 2, with its error bound.
+
+    Series: arctan(1/k) = sum_i (-1)^i / ((2i+1) k^(2i+1)).
+    ``power_i = floor(2**bits / k^(2i+1))`` is exact (nested floor divisions
+    by positive integers equal one floor division), and each term
+    ``floor(power_i / (2i+1))`` = floor(2**bits / ((2i+1) k^(2i+1))) is below
+    the true term by less than 1.  The loop stops when power_N = 0, i.e.
+    2**bits / k^(2N+1) < 1, so the omitted tail of this alternating series
+    with decreasing terms is below 1.  Hence |error| < N + 1.
+    """
+    total = 0
+    power = (1 << bits) // k
+    k_squared = k * k
+    index = 0
+    while power:
+        term = power // (2 * index + 1)
+        total += -term if index & 1 else term
+        power //= k_squared
+        index += 1
+    return total, index + 1
+
+
+@lru_cache(maxsize=64)
+def _pi_fixed(bits: int) -> tuple[int, int]:
+    """pi * 2**bits by Machin's formula pi = 16 atan(1/5) - 4 atan(1/239)."""
+    a5, e5 = _arctan_inverse_fixed(5, bits)
+    a239, e239 = _arctan_inverse_fixed(239, bits)
+    return 16 * a5 - 4 * a239, 16 * e5 + 4 * e239
+
+
+def _sin_fixed(x: int, bits: int) -> tuple[int, int]:
+    """sin(x / 2**bits) * 2**bits for 0 <= x < 2**bits, with error bound.
+
+    Taylor series t_0 = x, t_i = t_{i-1} * x^2 / ((2i)(2i+1)), computed as
+    floor((t_{i-1} * x^2 >> 2 bits) / ((2i)(2i+1))), which equals the floor
+    of the exact product quotient.  With q_i = x^2/((2i)(2i+1)) < 1/6 (the
+    real argument is below 1) the error e_i = T_i - t_i of the i-th computed
+    term obeys e_i = q_i e_{i-1} + d_i, d_i in [0, 1), e_0 = 0, so
+    0 <= e_i < 1/(1 - 1/6) = 1.2.  The loop stops at the first t_N = 0; the
+    true terms decrease, so the alternating tail from N on is at most
+    T_N = e_N < 1.2.  Total |error| < 1.2 (N - 1) + 1.2 <= 2 N + 2.
+    """
+    x_squared = x * x
+    shift = 2 * bits
+    term = x
+    total = x
+    index = 1
+    while term:
+        term = ((term * x_squared) >> shift) // ((2 * index) * (2 * index + 1))
+        total += -term if index & 1 else term
+        index += 1
+    return total, 2 * index + 2
+
+
+def _cos_fixed(x: int, bits: int) -> tuple[int, int]:
+    """cos(x / 2**bits) * 2**bits for 0 <= x < 2**bits, with error bound.
+
+    Same scheme as ``_sin_fixed`` with t_0 = 2**bits (exact) and
+    q_i = x^2/((2i-1)(2i)) < 1/2, so 0 <= e_i < 2 and the total
+    |error| < 2 (N - 1) + 2 <= 2 N + 2.
+    """
+    x_squared = x * x
+    shift = 2 * bits
+    term = 1 << bits
+    total = term
+    index = 1
+    while term:
+        term = ((term * x_squared) >> shift) // ((2 * index - 1) * (2 * index))
+        total += -term if index & 1 else term
+        index += 1
+    return total, 2 * index + 2
+
+
+def _angle_interval(numerator: int, denominator: int, bits: int) -> tuple[int, int]:
+    """Integers [lo, hi] with lo/2**bits <= pi*numerator/denominator <= hi/2**bits."""
+    guard = 16 + bits.bit_length()
+    pi_approx, pi_error = _pi_fixed(bits + guard)
+    scale = denominator << guard
+    lo = ((pi_approx - pi_error) * numerator) // scale
+    hi = -((-(pi_approx + pi_error) * numerator) // scale)
+    return lo, hi
+
+
+def _sin_squared_interval(m: int, d: int, bits: int) -> tuple[int, int]:
+    """Integers [lo, hi] enclosing sin^2(pi m / d) * 2**(2 bits).
+
+    Requires 0 < m < d/2 (the irrational, folded case).
+    """
+    one = 1 << bits
+    if 4 * m <= d:
+        # theta = pi m / d in (0, pi/4]; sin increases there.
+        x_lo, x_hi = _angle_interval(m, d, bits)
+        s_lo, e_lo = _sin_fixed(x_lo, bits)
+        s_hi, e_hi = _sin_fixed(x_hi, bits)
+        lower = max(0, s_lo - e_lo)
+        upper = min(one, s_hi + e_hi)
+    else:
+        # phi = pi (d - 2m) / (2d) in (0, pi/4); cos decreases there.
+        x_lo, x_hi = _angle_interval(d - 2 * m, 2 * d, bits)
+        c_lo, e_lo = _cos_fixed(x_hi, bits)
+        c_hi, e_hi = _cos_fixed(x_lo, bits)
+        lower = max(0, c_lo - e_lo)
+        upper = min(one, c_hi + e_hi)
+    return lower * lower, upper * upper
+
+
+# ---------------------------------------------------------------------------
+# Window values
+# ---------------------------------------------------------------------------
+
+#: kind -> (c0, c1, c2, denominator): w(s) = (c0 + c1 s + c2 s^2) / denominator
+_POLYNOMIALS: dict[str, tuple[int, int, int, int]] = {
+    "hann": (0, 1, 0, 1),
+    "hamming": (2, 21, 0, 23),
+    "blackman": (0, 9, 16, 25),
+}
+
+#: kind -> ONNX cosine-sum coefficients (documentation and tests).
+COEFFICIENTS: dict[str, tuple[Fraction, ...]] = {
+    "hann": (Fraction(1, 2), Fraction(1, 2)),
+    "hamming": (Fraction(25, 46), Fraction(21, 46)),
+    "blackman": (Fraction(21, 50), Fraction(1, 2), Fraction(2, 25)),
+}
+
+KINDS = tuple(_POLYNOMIALS)
+
+#: Folded, reduced (m, d) -> exact s = sin^2(pi m / d) where it is rational.
+_RATIONAL_S: dict[tuple[int, int], Fraction] = {
+    (0, 1): Fraction(0),
+    (1, 6): Fraction(1, 4),
+    (1, 4): Fraction(1, 2),
+    (1, 3): Fraction(3, 4),
+    (1, 2): Fraction(1),
+}
+
+# Starting precision: bits = 72 + bitlen(d).  The folded sin/cos value is at
+# least about 2/d, and the enclosure's absolute width is a few dozen units of
+# 2**-bits, so its relative width is about 2**(bitlen(d) + 7 - bits) =
+# 2**-65: beyond float64's 53 bits, so a retry (doubling) is rare.
+_INITIAL_EXTRA_BITS = 72
+_MAX_BITS = 1 << 16
+_CACHE_LIMIT = 1 << 20
+
+# (kind, m, d) -> bit patterns in _FLOAT_ORDER
+_value_cache: dict[tuple[str, int, int], tuple[int, int, int, int]] = {}
+# (m, d) -> (bits, lo, hi): enclosure of sin^2 * 2**(2 bits)
+_s_cache: dict[tuple[int, int], tuple[int, int, int]] = {}
+
+
+def _fold(n: int, d: int) -> tuple[int, int]:
+    """Reduce n/d (d > 0) to the folded fraction m/d' with 0 <= m <= d'/2.
+
+    sin^2(pi n / d) only depends on n mod d and is symmetric under
+    r -> d - r, so this is the canonical cache key for all three kinds.
+    """
+    r = n % d
+    m = min(r, d - r)
+    g = math.gcd(m, d)
+    return m // g, d // g
+
+
+def _round_all(num: int, den: int) -> tuple[int, ...]:
+    return tuple(round_rational(num, den, FLOAT_FORMATS[name]) for name in _FLOAT_ORDER)
+
+
+def _folded_bits(kind: str, m: int, d: int, initial_bits: int | None = None) -> tuple[int, ...]:
+    """Correctly rounded bit patterns (float16, bfloat16, float32, float64)."""
+    key = (kind, m, d)
+    cached = _value_cache.get(key)
+    if cached is not None and initial_bits is None:
+        return cached
+    c0, c1, c2, c_den = _POLYNOMIALS[kind]
+
+    exact_s = _RATIONAL_S.get((m, d))
+    if exact_s is not None:
+        w = (c0 + c1 * exact_s + c2 * exact_s * exact_s) / c_den
+        result = _round_all(w.numerator, w.denominator)
+    else:
+        bits = initial_bits if initial_bits is not None else _INITIAL_EXTRA_BITS + d.bit_length()
+        cached_s = _s_cache.get((m, d)) if initial_bits is None else None
+        while True:
+            if cached_s is not None and cached_s[0] >= bits:
+                bits, s_lo, s_hi = cached_s
+            else:
+                s_lo, s_hi = _sin_squared_interval(m, d, bits)
+                if initial_bits is None:
+                    _s_cache[(m, d)] = (bits, s_lo, s_hi)
+            # w = (c0 + c1 s + c2 s^2) / c_den with s = S / 2**(2 bits):
+            # numerator over c_den * 2**(4 bits).  w is increasing in s >= 0.
+            shift = 2 * bits
+            den = c_den << (2 * shift)
+            num_lo = (c0 << (2 * shift)) + ((c1 * s_lo) << shift) + c2 * s_lo * s_lo
+            num_hi = (c0 << (2 * shift)) + ((c1 * s_hi) << shift) + c2 * s_hi * s_hi
+            low = _round_all(num_lo, den)
+            if low == _round_all(num_hi, den):
+                result = low
+                break
+            bits *= 2
+            if bits > _MAX_BITS:  # pragma: no cover - would mean a bug
+                raise ArithmeticError(f"no convergence for {kind} at {m}/{d}")
+    if initial_bits is None:
+        if len(_value_cache) > _CACHE_LIMIT:
+            _value_cache.clear()
+            _s_cache.clear()
+        _value_cache[key] = result
+    return result
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in _POLYNOMIALS:
+        raise ValueError(f"unknown window kind {kind!r}; expected one of {', '.join(KINDS)}")
+    return kind
+
+
+def window_bits(kind: str, n: int, d: int, fmt) -> int:
+    """Bit pattern of the correctly rounded window term ``n`` with denominator ``d``.
+
+    ``fmt`` is a float format name or dtype.  ``d == 0`` gives the canonical
+    quiet NaN (the symmetric size-1 window).
+    """
+    _check_kind(kind)
+    f = _float_format(fmt)
+    n, d = int(n), int(d)
+    if d < 0:
+        raise ValueError("denominator must be non-negative")
+    if d == 0:
+        return f.nan_bits
+    m, d_reduced = _fold(n, d)
+    return _folded_bits(kind, m, d_reduced)[_FLOAT_ORDER.index(f.name)]
+
+
+def window_value(kind: str, n: int, d: int, fmt="float32"):
+    """The correctly rounded window term as a Python number.
+
+    Float formats give a Python float (exactly the format's value; NaN when
+    ``d == 0``).  Integer formats give the ONNX Cast of the float32 value:
+    1 where the correctly rounded float32 is 1.0, else 0.
+    """
+    name = _resolve_name(fmt)
+    if name in INTEGER_FORMATS:
+        return 1 if window_bits(kind, n, d, "float32") == _FLOAT32_ONE_BITS else 0
+    return bits_to_float(window_bits(kind, n, d, name), name)
+
+
+def window(kind: str, size, periodic: bool = True, dtype="float32") -> np.ndarray:
+    """Correctly rounded ONNX window of ``size`` points as an array of ``dtype``.
+
+    ``kind`` is "hann", "hamming" or "blackman"; ``dtype`` any numpy spelling
+    of float16, bfloat16, float32, float64 or the eight integer types.
+    """
+    _check_kind(kind)
+    out_dtype = canonical_dtype(dtype)
+    name = format_name(out_dtype)
+    size = _as_size(size)
+    d = size if periodic else size - 1
+    if size == 0:
+        return np.zeros(0, dtype=out_dtype)
+
+    if name in INTEGER_FORMATS:
+        if d == 0:
+            return np.zeros(size, dtype=out_dtype)  # NaN casts to 0
+        f32 = _FLOAT_ORDER.index("float32")
+        ones = [1 if _folded_bits(kind, *_fold(n, d))[f32] == _FLOAT32_ONE_BITS else 0 for n in range(size)]
+        return np.array(ones, dtype=out_dtype)
+
+    f = FLOAT_FORMATS[name]
+    if d == 0:
+        patterns = [f.nan_bits] * size
+    else:
+        slot = _FLOAT_ORDER.index(name)
+        patterns = [_folded_bits(kind, *_fold(n, d))[slot] for n in range(size)]
+    return np.array(patterns, dtype=f.bits_dtype).view(f.dtype)
+
+
+def _as_size(size) -> int:
+    """Accept a Python int or a 0-d / 1-element integer array as the size."""
+    if isinstance(size, np.ndarray):
+        if size.size != 1 or size.dtype.kind not in "iu":
+            raise ValueError("size must be a scalar or 1-element integer tensor")
+        size = size.reshape(()).item()
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+        raise TypeError(f"size must be an integer, got {type(size).__name__}")
+    size = int(size)
+    if size < 0:
+        raise ValueError(f"size must be non-negative, got {size}")
+    return size

@@ -1,0 +1,200 @@
+"""The shared test oracle: correctly rounded values from mpmath and gmpy2 only.
+
+Nothing here imports crtrig.  Values are evaluated with mpmath at a working
+precision ``prec`` together with an absolute error bound; both ends of the
+enclosure are rounded into the target format by MPFR (through gmpy2, whose
+IEEE contexts emulate subnormals with a single rounding).  When the two ends
+round differently the enclosure straddles a rounding boundary and the
+precision is doubled (Ziv's strategy).
+
+The window is evaluated from the ONNX cosine-sum definition
+
+    w[n] = sum_j (-1)^j a_j cos(2 pi j n / D)
+
+(deliberately not from the sin^2 form crtrig.reference uses), with cosines
+that are rational -- cos(2 pi q) for q mod 1 in {0, 1/6, 1/4, 1/3, 1/2, ...}
+-- taken exactly, so that exact values such as 0, 1/2 and 1 are rounded from
+an exact rational.
+
+``round_to_format`` and ``correctly_rounded`` are generic, so element-wise
+functions (sin, cos, ...) can be added on top of them.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Callable
+
+import gmpy2
+import ml_dtypes
+import mpmath
+import numpy as np
+
+#: MPFR contexts of the float formats.  MPFR writes x = m * 2**e with m in
+#: [1/2, 1), so emax is one more than the IEEE emax and emin is the exponent
+#: of the smallest subnormal plus one.
+FORMAT_CONTEXTS = {
+    "float16": gmpy2.ieee(16),  # precision 11, emin -23, emax 16
+    "bfloat16": gmpy2.context(precision=8, emin=-132, emax=128, subnormalize=True),
+    "float32": gmpy2.ieee(32),  # precision 24, emin -148, emax 128
+    "float64": gmpy2.ieee(64),  # precision 53, emin -1073, emax 1024
+}
+
+FLOAT_FORMATS = tuple(FORMAT_CONTEXTS)
+INTEGER_FORMATS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+NUMPY_DTYPES = {
+    "float16": np.dtype(np.float16),
+    "bfloat16": np.dtype(ml_dtypes.bfloat16),
+    "float32": np.dtype(np.float32),
+    "float64": np.dtype(np.float64),
+    **{name: np.dtype(name) for name in INTEGER_FORMATS},
+}
+
+#: ONNX cosine-sum coefficients a_j, exact.
+COEFFICIENTS = {
+    "hann": (Fraction(1, 2), Fraction(1, 2)),
+    "hamming": (Fraction(25, 46), Fraction(21, 46)),
+    "blackman": (Fraction(21, 50), Fraction(1, 2), Fraction(2, 25)),
+}
+
+#: cos(2 pi q) for the q in [0, 1) where it is rational (Niven's theorem).
+_RATIONAL_COS = {
+    Fraction(0): Fraction(1),
+    Fraction(1, 6): Fraction(1, 2),
+    Fraction(1, 4): Fraction(0),
+    Fraction(1, 3): Fraction(-1, 2),
+    Fraction(1, 2): Fraction(-1),
+    Fraction(2, 3): Fraction(-1, 2),
+    Fraction(3, 4): Fraction(0),
+    Fraction(5, 6): Fraction(1, 2),
+}
+
+
+def format_name(fmt) -> str:
+    """Canonical name of a format given as name, numpy dtype or scalar type."""
+    if isinstance(fmt, str) and fmt in NUMPY_DTYPES:
+        return fmt
+    name = np.dtype(fmt).name
+    if name not in NUMPY_DTYPES:
+        raise TypeError(f"unsupported format {fmt!r}")
+    return name
+
+
+def _exact(x) -> gmpy2.mpq:
+    """Exact rational value of an int, Fraction, float or mpmath mpf."""
+    if isinstance(x, mpmath.mpf):
+        mantissa, exponent = x.man_exp
+        mantissa = int(mantissa)
+        if exponent >= 0:
+            return gmpy2.mpq(mantissa << exponent, 1)
+        return gmpy2.mpq(mantissa, 1 << -exponent)
+    if isinstance(x, float):
+        x = Fraction(x)
+    x = Fraction(x)
+    return gmpy2.mpq(x.numerator, x.denominator)
+
+
+def round_to_format(x, fmt) -> float:
+    """Round the exact value ``x`` once, to nearest-even, into ``fmt``.
+
+    ``x`` is an int, Fraction, float or mpf taken at its exact value.  The
+    result is returned as a Python float (every value of the four formats is
+    a float64).  Zero gives +0.0.
+    """
+    value = _exact(x)
+    if value == 0:
+        return 0.0
+    with gmpy2.context(FORMAT_CONTEXTS[format_name(fmt)]):
+        return float(gmpy2.mpfr(value))
+
+
+def _same(a: float, b: float) -> bool:
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+
+
+def correctly_rounded(
+    evaluate: Callable[[int], tuple[object, object]],
+    fmt,
+    start_prec: int = 128,
+    max_prec: int = 1 << 15,
+) -> float:
+    """Ziv loop: correctly rounded value of a real number into ``fmt``.
+
+    ``evaluate(prec)`` returns ``(value, error)`` with ``|exact - value| <=
+    error`` (both exact rationals or mpf); ``error == 0`` means exact.
+    """
+    prec = start_prec
+    while prec <= max_prec:
+        value, error = evaluate(prec)
+        value, error = _exact(value), _exact(error)
+        if error == 0:
+            return round_to_format(value, fmt)
+        low = round_to_format(value - error, fmt)
+        high = round_to_format(value + error, fmt)
+        if _same(low, high):
+            return low
+        prec *= 2
+    raise ArithmeticError("oracle: no convergence (value too close to a rounding boundary?)")
+
+
+def _window_evaluator(kind: str, n: int, d: int):
+    coefficients = COEFFICIENTS[kind]
+    residue = n % d
+    exact_terms = []
+    for j in range(len(coefficients)):
+        q = Fraction(j * residue, d) % 1
+        exact_terms.append(_RATIONAL_COS.get(q))
+
+    if all(c is not None for c in exact_terms):
+        exact = sum((-1) ** j * a * c for j, (a, c) in enumerate(zip(coefficients, exact_terms)))
+        return lambda prec: (exact, 0)
+
+    def evaluate(prec: int):
+        # Error analysis (absolute, all quantities at most 4 pi in size):
+        # the argument 2 pi j r / d takes three roundings (pi, product,
+        # quotient), each relative 2**-prec, so its absolute error is below
+        # 4 pi * 4 * 2**-prec < 2**(6 - prec); cos is 1-Lipschitz and mpmath's
+        # cos adds a few ulps; each coefficient, product and sum adds at most
+        # 2**-prec on terms of size <= 1.  Three terms stay well below
+        # 2**(9 - prec); we claim 2**(12 - prec) for margin.
+        with mpmath.workprec(prec):
+            total = mpmath.mpf(0)
+            for j, (a, c) in enumerate(zip(coefficients, exact_terms)):
+                if c is None:
+                    angle = 2 * mpmath.pi * (j * residue) / d
+                    cosine = mpmath.cos(angle)
+                else:
+                    cosine = mpmath.mpf(c.numerator) / c.denominator
+                coefficient = mpmath.mpf(a.numerator) / a.denominator
+                term = coefficient * cosine
+                total = total - term if j & 1 else total + term
+        return total, Fraction(1, 2 ** (prec - 12))
+
+    return evaluate
+
+
+def window_value(kind: str, n: int, d: int, fmt="float32"):
+    """Correctly rounded ONNX window term ``n`` with denominator ``d``.
+
+    Float formats give a Python float (NaN for ``d == 0``).  Integer formats
+    give the ONNX Cast (truncation, NaN -> 0) of the float32 value.
+    """
+    name = format_name(fmt)
+    if name in INTEGER_FORMATS:
+        value = window_value(kind, n, d, "float32")
+        return 0 if math.isnan(value) else math.trunc(value)
+    if d == 0:
+        return math.nan
+    return correctly_rounded(_window_evaluator(kind, int(n), int(d)), name)
+
+
+def window(kind: str, size: int, periodic: bool = True, dtype="float32") -> np.ndarray:
+    """The correctly rounded window as a numpy array of ``dtype``."""
+    name = format_name(dtype)
+    d = size if periodic else size - 1
+    values = [window_value(kind, n, d, name) for n in range(size)]
+    # Every value is already exactly representable in the target dtype, so
+    # this conversion is exact (even ml_dtypes' double-rounding cast).
+    return np.array(values, dtype=NUMPY_DTYPES[name]).reshape(size)
