@@ -80,6 +80,22 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
+/* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16 and
+ * float32 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
+ * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID; NaN
+ * gives NaN and raises nothing; finite inputs raise no flag that numpy reads
+ * (invalid, divide, overflow, underflow).  Returns CRTRIG_OK or an error code. */
+typedef enum crtrig_trig_func { CRTRIG_SIN = 0, CRTRIG_COS = 1 } crtrig_trig_func;
+
+int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                        ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
+
+/* Test hook: f(x) for a double x that is a value of dtype's format (float16,
+ * bfloat16 or float32), correctly rounded into that format, as a double. */
+int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
+                        const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                        double *result);
+
 /* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
  * correctly rounded into the float format of dtype (float32 for integer
  * dtypes), as a double.  opt and counts as in crtrig_window_ex. */

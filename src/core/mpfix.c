@@ -196,8 +196,9 @@ static uint64_t atan_inverse(mpfix_ctx *ctx, uint32_t *sum, uint32_t m)
     return 3 * terms + 2;
 }
 
-/* pi = 16 arctan(1/5) - 4 arctan(1/239) (Machin).  Error <= 16 E5 + 4 E239 ulps. */
-static uint64_t pi_fixed(mpfix_ctx *ctx, uint32_t *pi)
+/* pi = 16 arctan(1/5) - 4 arctan(1/239) (Machin).  Error <= 16 E5 + 4 E239 ulps.
+ * Uses scratch numbers 1-3: pi must be scratch 0 or a user number. */
+uint64_t mpfix_pi(mpfix_ctx *ctx, uint32_t *pi)
 {
     uint32_t *a239 = scratch(ctx, 3);
     uint64_t e5 = atan_inverse(ctx, pi, 5);
@@ -208,31 +209,24 @@ static uint64_t pi_fixed(mpfix_ctx *ctx, uint32_t *pi)
     return 16 * e5 + 4 * e239;
 }
 
-/* Error analysis of mpfix_sincospi_ratio, in ulps:
- *   t = floor(a/b 2^F)/2^F: error < 1; t <= 1/4.
- *   x = floor(pi~ t): error Ex <= E_pi t + pi + 1 <= E_pi/4 + 5; x <= pi/4 + 1e-30.
- *   The series is then evaluated at the computed x~ (x2 = x~^2 with error < 1):
+/* Error analysis of mpfix_sincos_fixed, in ulps, for 0 <= x <= pi/4 + 2^-20
+ * taken as exact (x2 = x^2 with error < 1):
  *     sin: term_k = floor(floor(term_(k-1) x2) / (2k (2k+1))),
- *     cos: term_k = floor(floor(term_(k-1) x2) / ((2k-1) 2k)),  term_0 = x~ or 1.
+ *     cos: term_k = floor(floor(term_(k-1) x2) / ((2k-1) 2k)),  term_0 = x or 1.
  *   With term_(k-1) <= 1 and x2 <= 0.62, e_k <= (0.62 e_(k-1) + 1 + 1)/2 + 1 for
  *   the first cos step (e_1 <= 2) and <= (0.62 e_(k-1) + 2)/6 + 1 after, so
  *   e_k <= 2 for all k.  The loop stops at the first computed term == 0, whose
  *   exact value is < e_k <= 2, and the omitted alternating tail is < 2.2.
- *   Additions are exact.  |sin'|, |cos'| <= 1 turn Ex into at most Ex.
- *   Total <= Ex + 2 N + 3, N = terms added after term_0.
- */
-uint64_t mpfix_sincospi_ratio(mpfix_ctx *ctx, uint32_t *y, int use_cos, uint64_t a, uint64_t b)
+ *   Additions are exact.  Total <= 2 N + 3, N = terms added after term_0.
+ *   (An error Ex in x adds at most Ex: |sin'|, |cos'| <= 1.)
+ * Uses scratch numbers 3 and 4. */
+uint64_t mpfix_sincos_fixed(mpfix_ctx *ctx, uint32_t *y, int use_cos, const uint32_t *x)
 {
     int n = ctx->n;
-    uint32_t *pi = scratch(ctx, 0), *t = scratch(ctx, 1), *x = scratch(ctx, 2);
     uint32_t *x2 = scratch(ctx, 3), *term = scratch(ctx, 4);
-    uint64_t err_pi, err_x, terms = 0;
+    uint64_t terms = 0;
     uint32_t k;
 
-    err_pi = pi_fixed(ctx, pi);
-    mpfix_set_ratio(t, n, a, b);
-    mpfix_mul(ctx, x, pi, t);
-    err_x = err_pi / 4 + 5;
     mpfix_mul(ctx, x2, x, x);
     if (use_cos) {
         set_zero(term, n);
@@ -252,7 +246,62 @@ uint64_t mpfix_sincospi_ratio(mpfix_ctx *ctx, uint32_t *y, int use_cos, uint64_t
             mpfix_add(y, term, n);
         terms++;
     }
-    return err_x + 2 * terms + 3;
+    return 2 * terms + 3;
+}
+
+/* t = floor(a/b 2^F)/2^F: error < 1; t <= 1/4.  x = floor(pi~ t): error
+ * Ex <= E_pi t + pi + 1 <= E_pi/4 + 5; x <= pi/4 + 2^-100.  Total Ex + 2N + 3. */
+uint64_t mpfix_sincospi_ratio(mpfix_ctx *ctx, uint32_t *y, int use_cos, uint64_t a, uint64_t b)
+{
+    uint32_t *pi = scratch(ctx, 0), *t = scratch(ctx, 1), *x = scratch(ctx, 2);
+    uint64_t err_pi = mpfix_pi(ctx, pi);
+    mpfix_set_ratio(t, ctx->n, a, b);
+    mpfix_mul(ctx, x, pi, t);
+    return err_pi / 4 + 5 + mpfix_sincos_fixed(ctx, y, use_cos, x);
+}
+
+void mpfix_sub(uint32_t *x, const uint32_t *y, int n) { sub(x, y, n); }
+
+int mpfix_cmp(const uint32_t *x, const uint32_t *y, int n)
+{
+    int i;
+    for (i = n - 1; i >= 0; i--)
+        if (x[i] != y[i])
+            return x[i] > y[i] ? 1 : -1;
+    return 0;
+}
+
+void mpfix_sub_sat(uint32_t *x, const uint32_t *y, int n)
+{
+    if (mpfix_cmp(x, y, n) <= 0)
+        set_zero(x, n);
+    else
+        sub(x, y, n);
+}
+
+void mpfix_shr1(uint32_t *x, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        x[i] = (x[i] >> 1) | (i + 1 < n ? x[i + 1] << 31 : 0u);
+}
+
+void mpfix_set_ulps_pow2(uint32_t *x, int n, uint64_t k, int shift)
+{
+    int limb = shift / 32, bits = shift % 32, i;
+    uint32_t part[3];
+    part[0] = (uint32_t)(k << bits);
+    part[1] = (uint32_t)(bits ? (k >> (32 - bits)) : (k >> 32));
+    part[2] = (uint32_t)(bits ? (k >> (64 - bits)) : 0u);
+    set_zero(x, n);
+    for (i = 0; i < 3 && limb + i < n; i++)
+        x[limb + i] = part[i];
+}
+
+void mpfix_set_int(uint32_t *x, int n, uint32_t k)
+{
+    set_zero(x, n);
+    x[n - 1] = k;
 }
 
 static int bit_at(const uint32_t *x, int i) { return (int)((x[i >> 5] >> (i & 31)) & 1u); }

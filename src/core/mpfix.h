@@ -19,7 +19,7 @@ typedef struct mpfix_ctx {
 
 /* Scratch for the computations below at the given precision (fraction bits,
  * rounded up to a multiple of 32).  Returns 0, or -1 when out of memory. */
-enum { MPFIX_USER_NUMBERS = 5 };
+enum { MPFIX_USER_NUMBERS = 8 };
 /* Number i (0 <= i < MPFIX_USER_NUMBERS) of ctx->n limbs, free for the caller. */
 uint32_t *mpfix_user(mpfix_ctx *ctx, int i);
 int mpfix_ctx_init(mpfix_ctx *ctx, int fraction_bits);
@@ -33,6 +33,14 @@ void mpfix_set_ratio(uint32_t *x, int n, uint64_t a, uint64_t b);
  * y must have ctx->n limbs. */
 uint64_t mpfix_sincospi_ratio(mpfix_ctx *ctx, uint32_t *y, int use_cos, uint64_t a, uint64_t b);
 
+/* pi, with the returned bound on its error in ulps (Machin's formula).
+ * Uses scratch numbers 1-3 (pi must be a user number). */
+uint64_t mpfix_pi(mpfix_ctx *ctx, uint32_t *pi);
+
+/* y = sin(x) or cos(x) for 0 <= x <= pi/4 + 2^-20 taken as exact; returns the
+ * bound on the evaluation error in ulps.  Uses scratch numbers 3 and 4. */
+uint64_t mpfix_sincos_fixed(mpfix_ctx *ctx, uint32_t *y, int use_cos, const uint32_t *x);
+
 /* z = floor(x y / 2^F) (x, y < 2^16 so the result fits): error < 1 ulp. */
 void mpfix_mul(mpfix_ctx *ctx, uint32_t *z, const uint32_t *x, const uint32_t *y);
 void mpfix_mul_u32(uint32_t *x, int n, uint32_t m);       /* exact, no overflow allowed */
@@ -42,6 +50,12 @@ void mpfix_add_int(uint32_t *x, int n, uint32_t k);       /* x += k (an integer)
 void mpfix_add_ulps(uint32_t *x, int n, uint64_t k);      /* x += k ulps, exact */
 void mpfix_sub_ulps(uint32_t *x, int n, uint64_t k);      /* x -= k ulps, saturating at 0 */
 void mpfix_copy(uint32_t *x, const uint32_t *y, int n);
+void mpfix_sub(uint32_t *x, const uint32_t *y, int n);     /* x -= y, for x >= y, exact */
+void mpfix_sub_sat(uint32_t *x, const uint32_t *y, int n); /* x = max(x - y, 0), exact */
+int mpfix_cmp(const uint32_t *x, const uint32_t *y, int n);
+void mpfix_shr1(uint32_t *x, int n);                       /* x = floor(x / 2): error <= 1/2 ulp */
+void mpfix_set_ulps_pow2(uint32_t *x, int n, uint64_t k, int shift); /* x = k 2^shift ulps */
+void mpfix_set_int(uint32_t *x, int n, uint32_t k);        /* x = k */
 
 /* N / 2^F rounded to nearest-even into the float format (subnormals
  * included), returned as the double of the same value.  Exact. */

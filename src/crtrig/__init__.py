@@ -5,5 +5,6 @@ with ties to even, into the output type.
 """
 from ._version import __version__
 from ._windows import hann_window, hamming_window, blackman_window
+from ._core import sin, cos
 
-__all__ = ["__version__", "hann_window", "hamming_window", "blackman_window"]
+__all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window"]

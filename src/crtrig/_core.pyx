@@ -1,13 +1,23 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Thin Cython layer over the C core: window fills and test hooks.
+"""Thin Cython layer over the C core: the sin/cos ufunc loop tables, window
+fills, and test hooks.
 
-Argument checking and dtype resolution live in crtrig/_windows.py; this
-module only takes already validated arguments and a writeable 1-D array.
+Argument checking and dtype resolution for windows live in
+crtrig/_windows.py; this module only takes already validated arguments.
 """
 from libc.stdint cimport int64_t, uint64_t
+from cpython.exc cimport PyErr_SetString
 cimport numpy as cnp
+from numpy cimport npy_intp, PyUFuncGenericFunction, PyUFunc_FromFuncAndData, PyUFunc_RegisterLoopForType
+
+import numpy as np
+import ml_dtypes
 
 cnp.import_array()
+cnp.import_ufunc()
+
+cdef extern from "Python.h":
+    int PyGILState_Check() nogil  # callable without the GIL: it reports whether we hold it
 
 cdef extern from "crtrig/crtrig.h" nogil:
     ctypedef struct crtrig_eval_options:
@@ -23,6 +33,10 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_window_element(int kind, uint64_t n, uint64_t D, int dtype,
                               const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                               double *result)
+    int crtrig_trig_strided(int func, int dtype, const char *inp, Py_ssize_t in_stride,
+                            char *out, Py_ssize_t out_stride, size_t count)
+    int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
+                            crtrig_stage_counts *counts, double *result)
     int crtrig_window_stage_value(int kind, uint64_t n, uint64_t D, int stage,
                                   double *hi, double *lo)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
@@ -95,3 +109,114 @@ def window_stage_value(int kind, uint64_t n, uint64_t D, int stage):
     if crtrig_window_stage_value(kind, n, D, stage, &hi, &lo) != CRTRIG_OK:
         return None
     return hi, lo
+
+
+# ---------------------------------------------------------------------------
+# sin and cos ufuncs
+# ---------------------------------------------------------------------------
+
+cdef enum:
+    DTYPE_FLOAT16 = 0
+    DTYPE_BFLOAT16 = 1
+    DTYPE_FLOAT32 = 2
+
+ctypedef struct TrigLoop:
+    int func            # crtrig_trig_func: 0 sin, 1 cos
+    int dtype           # crtrig_dtype of input and output
+    int record_gil      # test hook (only the probe ufunc sets it)
+    int gil_was_held    # written by the loop when record_gil is set
+
+
+cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *data) noexcept nogil:
+    cdef TrigLoop *loop = <TrigLoop *>data
+    cdef int rc
+    if loop.record_gil:
+        loop.gil_was_held = PyGILState_Check()
+    rc = crtrig_trig_strided(loop.func, loop.dtype, args[0], steps[0], args[1], steps[1],
+                             <size_t>dimensions[0])
+    if rc != CRTRIG_OK:
+        with gil:
+            _set_loop_error(rc)
+
+
+cdef void _set_loop_error(int rc) noexcept:
+    if rc == CRTRIG_ENOMEM:
+        PyErr_SetString(MemoryError, b"crtrig: out of memory in the multi-precision stage")
+    else:
+        PyErr_SetString(RuntimeError, b"crtrig: sin/cos failed in the multi-precision stage")
+
+
+# Static tables: the ufunc objects keep pointers into them.
+cdef TrigLoop loops[3][3]        # [sin, cos, probe sin][float16, float32, bfloat16]
+cdef void *loop_data[3][2]
+cdef PyUFuncGenericFunction loop_funcs[2]
+cdef char loop_types[4]
+cdef int bfloat16_types[2]
+
+BFLOAT16_TYPE_NUMBER = np.dtype(ml_dtypes.bfloat16).num
+
+_SIN_DOC = (b"Sine, element-wise, correctly rounded (ONNX Sin-22).\n\n"
+            b"For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
+            b"sine rounded once to nearest-even into the input's type, for every input\n"
+            b"(subnormals, huge arguments with exact range reduction, -0.0 kept).\n"
+            b"+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
+            b"float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
+            b"silent float32 computation.  A float32 input with a float16 out= is computed in\n"
+            b"float32 and cast by numpy (two roundings): exact float16 results come from\n"
+            b"float16 inputs.")
+_COS_DOC = (b"Cosine, element-wise, correctly rounded (ONNX Cos-22).\n\n"
+            b"For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
+            b"cosine rounded once to nearest-even into the input's type, for every input\n"
+            b"(subnormals, huge arguments with exact range reduction).\n"
+            b"+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
+            b"float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
+            b"silent float32 computation.  A float32 input with a float16 out= is computed in\n"
+            b"float32 and cast by numpy (two roundings): exact float16 results come from\n"
+            b"float16 inputs.")
+
+
+cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
+    cdef int i
+    for i, dtype in enumerate((DTYPE_FLOAT16, DTYPE_FLOAT32, DTYPE_BFLOAT16)):
+        loops[which][i].func = func
+        loops[which][i].dtype = dtype
+        loops[which][i].record_gil = which == 2
+        loops[which][i].gil_was_held = -1
+    loop_data[which][0] = &loops[which][0]
+    loop_data[which][1] = &loops[which][1]
+    ufunc = PyUFunc_FromFuncAndData(loop_funcs, loop_data[which], loop_types, 2, 1, 1,
+                                    -1, name, doc, 0)  # -1: PyUFunc_None (no identity)
+    PyUFunc_RegisterLoopForType(ufunc, BFLOAT16_TYPE_NUMBER, trig_loop, bfloat16_types,
+                                &loops[which][2])
+    return ufunc
+
+
+loop_funcs[0] = trig_loop
+loop_funcs[1] = trig_loop
+loop_types[0] = cnp.NPY_FLOAT16
+loop_types[1] = cnp.NPY_FLOAT16
+loop_types[2] = cnp.NPY_FLOAT
+loop_types[3] = cnp.NPY_FLOAT
+bfloat16_types[0] = BFLOAT16_TYPE_NUMBER
+bfloat16_types[1] = BFLOAT16_TYPE_NUMBER
+
+sin = _make_trig_ufunc(0, 0, b"sin", _SIN_DOC)
+cos = _make_trig_ufunc(1, 1, b"cos", _COS_DOC)
+_gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that records PyGILState_Check().")
+
+
+def gil_probe_result():
+    """Test hook: PyGILState_Check() inside the last loop run by _gil_probe_sin,
+    per dtype (float16, float32, bfloat16); -1 where it has not run."""
+    return tuple(loops[2][i].gil_was_held for i in range(3))
+
+
+def trig_element(int func, int dtype_code, double x, int first_stage=0, int multi_start_bits=0):
+    """Test hook: (value, stage counts) of sin (func 0) or cos (1) of x, correctly
+    rounded into dtype_code's format (0 float16, 1 bfloat16, 2 float32)."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef double result = 0.0
+    _init(&opt, &counts, first_stage, multi_start_bits)
+    _check(crtrig_trig_element(func, dtype_code, x, &opt, &counts, &result))
+    return result, _counts_dict(&counts)

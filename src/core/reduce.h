@@ -1,0 +1,36 @@
+/* Exact range reduction for sin/cos of float32 values (internal).
+ *
+ * For x >= 0 (sin and cos of -x follow from symmetry), find an integer n and
+ * t with x (2/pi) = n + 2t, |t| <= 1/4 + 2^-30, so that
+ *   sin(x) = sin(pi t), cos(pi t), -sin(pi t), -cos(pi t)   for n mod 4 = 0, 1, 2, 3.
+ * Inputs are float32 values (at most 24 significant bits; float16 and
+ * bfloat16 values are float32 values too), given as doubles.
+ */
+#ifndef CRTRIG_REDUCE_H
+#define CRTRIG_REDUCE_H
+
+#include <stdint.h>
+#include "dd.h"
+#include "mpfix.h"
+
+/* 0 <= x < 2^24, double arithmetic (Cody-Waite with a 28-bit leading part of
+ * 2/pi).  Returns t with |t - t*| <= u |t*| + x 2^-84, u = 2^-53. */
+double crtrig_reduce_small_d(double x, int *quadrant);
+
+/* 2^-6 <= x <= 2^128, exact integer arithmetic on 128 bits of 2/pi (Payne-Hanek).
+ * Returns t as a double-double with |t - t*| <= 2^-105 |t*| + 2^-103. */
+dd_t crtrig_reduce_large_dd(double x, int *quadrant);
+
+/* Fixed-point reduction for the multi-precision stage: 0 < x <= 2^128.
+ * Writes r in [0, pi/4 + 2^-20] (a user number of ctx) and err (another one),
+ * a bound on the error of r, such that
+ *   sin(x) = s sin(r) or s cos(r) as described by *quadrant and *negate_offset:
+ *   with q = *quadrant, sin(x) = sin(q pi/2 + o), o = -r if *negate_offset else r.
+ * ctx must have at least fraction_bits_for(F, x) bits (crtrig_reduce_fixed_bits). */
+void crtrig_reduce_fixed(mpfix_ctx *ctx, double x, uint32_t *r, uint32_t *err,
+                         int *quadrant, int *negate_offset);
+
+/* Precision to give ctx so that the reduction error stays below 2^-F. */
+int crtrig_reduce_fixed_bits(int fraction_bits, double x);
+
+#endif
