@@ -96,6 +96,19 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                         double *result);
 
+/* Choose the SIMD target for vector kernels, once, before other calls (the
+ * Python module calls it at import).  requested: a target name ("baseline",
+ * "avx2", "avx512") to use if this CPU supports it, or NULL for the best one.
+ * Returns the name of the target chosen. */
+const char *crtrig_init(const char *requested);
+
+/* Test hook: crtrig_trig_strided for float32 through the kernel of target
+ * index (0 baseline, 1 avx2, 2 avx512); CRTRIG_EINVAL if not available here. */
+int crtrig_trig_strided_target(int target, crtrig_trig_func func, const char *in,
+                               ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
+/* Name of target index i if compiled in and supported by this CPU, else NULL. */
+const char *crtrig_target_name(int i);
+
 /* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
  * correctly rounded into the float format of dtype (float32 for integer
  * dtypes), as a double.  opt and counts as in crtrig_window_ex. */

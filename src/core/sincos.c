@@ -28,6 +28,7 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "reduce.h"
+#include "sincos.h"
 #include "sincospi.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 14 };
@@ -155,7 +156,7 @@ static int stage_multi(int k, double ax, crtrig_dtype fmt, int start_bits,
     return CRTRIG_ENOCONV;
 }
 
-static int trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
+int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                       int multi_bits, crtrig_stage_counts *counts, double *result)
 {
     uint64_t bits;
@@ -179,6 +180,8 @@ static int trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
             counts->exact++;
         return CRTRIG_OK;
     }
+    if (multi_bits <= 0)
+        multi_bits = MULTI_DEFAULT_BITS;
     ax = fabs(x);
     /* sin(-x) = -sin(x); cos(-x) = cos(x).  cos(x) = sin(x + pi/2): k = 1. */
     negate_result = func == CRTRIG_SIN && (bits >> 63);
@@ -261,7 +264,7 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
     int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
     if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
         return CRTRIG_EINVAL;
-    return trig_value(func, x, dtype, first_stage, multi_bits, counts, result);
+    return crtrig_trig_value(func, x, dtype, first_stage, multi_bits, counts, result);
 }
 
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
@@ -270,9 +273,11 @@ int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *i
     size_t i;
     if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
         return CRTRIG_EINVAL;
+    if (dtype == CRTRIG_FLOAT32)
+        return crtrig_sincos_f32_array(func, in, in_stride, out, out_stride, count);
     for (i = 0; i < count; i++) {
         double v;
-        int rc = trig_value(func, load_value(dtype, in + (ptrdiff_t)i * in_stride), dtype,
+        int rc = crtrig_trig_value(func, load_value(dtype, in + (ptrdiff_t)i * in_stride), dtype,
                             CRTRIG_STAGE_DOUBLE, MULTI_DEFAULT_BITS, NULL, &v);
         if (rc != CRTRIG_OK)
             return rc;

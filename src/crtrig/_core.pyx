@@ -37,12 +37,40 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             char *out, Py_ssize_t out_stride, size_t count)
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
+    const char *crtrig_init(const char *requested)
+    const char *crtrig_target_name(int i)
+    int crtrig_trig_strided_target(int target, int func, const char *inp, Py_ssize_t in_stride,
+                                   char *out, Py_ssize_t out_stride, size_t count)
     int crtrig_window_stage_value(int kind, uint64_t n, uint64_t D, int stage,
                                   double *hi, double *lo)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
 WINDOW_MAX_SIZE = CRTRIG_WINDOW_MAX_SIZE
+
+
+def _choose_simd_target():
+    """Pick the SIMD target once, at import: the best this CPU supports, or the
+    one named by the environment variable CRTRIG_TARGET (baseline, avx2, avx512)
+    if supported.  Every target gives the same (correctly rounded) results."""
+    import os
+    requested = os.environ.get("CRTRIG_TARGET")
+    if requested:
+        return crtrig_init(requested.encode()).decode()
+    return crtrig_init(NULL).decode()
+
+
+SIMD_TARGET = _choose_simd_target()
+
+
+def simd_targets():
+    """Names of the SIMD targets compiled in and supported by this CPU, by index."""
+    cdef int i
+    names = []
+    for i in range(3):
+        name = crtrig_target_name(i)
+        names.append(None if name == NULL else name.decode())
+    return names
 STAGES = ("double", "double-double", "multi-precision")
 
 
@@ -220,3 +248,15 @@ def trig_element(int func, int dtype_code, double x, int first_stage=0, int mult
     _init(&opt, &counts, first_stage, multi_start_bits)
     _check(crtrig_trig_element(func, dtype_code, x, &opt, &counts, &result))
     return result, _counts_dict(&counts)
+
+
+def trig_with_target(int target, int func, cnp.ndarray x):
+    """Test hook: sin (func 0) or cos (1) of the 1-D float32 array x through the
+    float32 kernel of SIMD target index `target` (see simd_targets())."""
+    if x.dtype != np.float32 or x.ndim != 1:
+        raise TypeError("x must be a 1-D float32 array")
+    out = np.empty_like(x)
+    _check(crtrig_trig_strided_target(target, func, <const char *>cnp.PyArray_DATA(x),
+                                      cnp.PyArray_STRIDES(x)[0], <char *>cnp.PyArray_DATA(out),
+                                      cnp.PyArray_STRIDES(out)[0], <size_t>x.shape[0]))
+    return out

@@ -1,0 +1,87 @@
+/* Runtime SIMD target selection.  See dispatch.h. */
+#include "crtrig/crtrig.h"
+#include "dispatch.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CRTRIG_X86_TARGETS 1
+#endif
+
+enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT };
+
+static const crtrig_target TARGETS[TARGET_COUNT] = {
+    {"baseline", crtrig_sincos_f32_pass_baseline},
+#ifdef CRTRIG_X86_TARGETS
+    {"avx2", crtrig_sincos_f32_pass_avx2},
+    {"avx512", crtrig_sincos_f32_pass_avx512},
+#else
+    {"avx2", 0},
+    {"avx512", 0},
+#endif
+};
+
+/* The dispatch table: the one piece of global state, written by crtrig_init. */
+static const crtrig_target *active = &TARGETS[TARGET_BASELINE];
+
+static int cpu_supports(int i)
+{
+    if (i == TARGET_BASELINE)
+        return 1;
+#ifdef CRTRIG_X86_TARGETS
+    __builtin_cpu_init();
+    if (i == TARGET_AVX2)
+        return __builtin_cpu_supports("avx2");
+    if (i == TARGET_AVX512)
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+#endif
+    return 0;
+}
+
+const crtrig_target *crtrig_target_at(int i)
+{
+    if (i < 0 || i >= TARGET_COUNT || !TARGETS[i].sincos_f32_pass || !cpu_supports(i))
+        return 0;
+    return &TARGETS[i];
+}
+
+const crtrig_target *crtrig_active_target(void) { return active; }
+
+const char *crtrig_init(const char *requested)
+{
+    int i;
+    if (requested) {  /* a named target, if supported (CRTRIG_TARGET in the environment) */
+        for (i = 0; i < TARGET_COUNT; i++) {
+            const char *a = TARGETS[i].name, *b = requested;
+            while (*a && *a == *b) {
+                a++;
+                b++;
+            }
+            if (!*a && !*b && crtrig_target_at(i)) {
+                active = &TARGETS[i];
+                return active->name;
+            }
+        }
+    }
+    for (i = TARGET_COUNT - 1; i >= 0; i--)
+        if (crtrig_target_at(i)) {
+            active = &TARGETS[i];
+            break;
+        }
+    return active->name;
+}
+
+const char *crtrig_target_name(int i)
+{
+    const crtrig_target *t = crtrig_target_at(i);
+    return t ? t->name : 0;
+}
+
+int crtrig_trig_strided_target(int target, crtrig_trig_func func, const char *in,
+                               ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    if (!t || (unsigned)func > CRTRIG_COS)
+        return CRTRIG_EINVAL;
+    return crtrig_sincos_f32_array_with(t->sincos_f32_pass, func, in, in_stride, out, out_stride,
+                                        count);
+}

@@ -1,0 +1,38 @@
+/* Runtime choice of SIMD targets (internal).
+ *
+ * Each vector kernel is one source compiled once per target with a suffix on
+ * its symbol (e.g. sincos_f32_pass.h -> crtrig_sincos_f32_pass_avx2).  The
+ * table below is the library's only global state: crtrig_init() picks the
+ * best target the CPU supports, once, when the Python module is imported.
+ * The scalar/baseline code is the reference and the fallback.
+ */
+#ifndef CRTRIG_DISPATCH_H
+#define CRTRIG_DISPATCH_H
+
+#include <stddef.h>
+
+typedef void (*crtrig_sincos_f32_pass_fn)(int func, const char *in, char *out, size_t count,
+                                          unsigned char *undecided);
+
+typedef struct crtrig_target {
+    const char *name;                          /* "baseline", "avx2", "avx512" */
+    crtrig_sincos_f32_pass_fn sincos_f32_pass;
+} crtrig_target;
+
+/* The target in use (baseline until crtrig_init runs). */
+const crtrig_target *crtrig_active_target(void);
+
+/* Target i (0 = baseline) if compiled in and supported by this CPU, else NULL. */
+const crtrig_target *crtrig_target_at(int i);
+
+void crtrig_sincos_f32_pass_baseline(int, const char *, char *, size_t, unsigned char *);
+void crtrig_sincos_f32_pass_avx2(int, const char *, char *, size_t, unsigned char *);
+void crtrig_sincos_f32_pass_avx512(int, const char *, char *, size_t, unsigned char *);
+
+/* sincos_f32.c: the array kernel with an explicit first pass (test hook). */
+#include "crtrig/crtrig.h"
+int crtrig_sincos_f32_array_with(crtrig_sincos_f32_pass_fn first_pass, crtrig_trig_func func,
+                                 const char *in, ptrdiff_t in_stride,
+                                 char *out, ptrdiff_t out_stride, size_t count);
+
+#endif
