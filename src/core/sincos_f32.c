@@ -1,13 +1,13 @@
 /* The float32 sin/cos array kernel.
  *
- * A first pass over a block computes, without branches, for every |x| < 2^24:
+ * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
  *   Cody-Waite reduction (as crtrig_reduce_small_d): x (2/pi) = n + 2t, and
  *   with k = n (+1 for cos): f(x) = +-sin(pi t) (k even) or +-cos(pi t) =
  *   +-sin(pi (1/2 - |t|)) (k odd), so one polynomial serves both:
  *   y = +-s P(s^2), s = t or 1/2 - |t| in [-1/2, 1/2], P the Taylor polynomial
  *   of sin(pi s)/s up to degree 7 in z = s^2;
  *   an error bound e and the float32 roundings of y - e and y + e.
- * Elements where those two disagree, and |x| >= 2^24, inf and NaN, go through
+ * Elements where those two disagree, and the others (zeros, tiny, huge, inf, NaN) go through
  * crtrig_trig_value (all stages) in a second pass.  Both give the correctly
  * rounded value, so the output does not depend on which pass decided.
  * The first pass (sincos_f32_pass.h) is compiled once per SIMD target
@@ -31,7 +31,7 @@
  * 2^-53 |y| for rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
  * (2^-37 = 7.3e-12).
  * Elements left undecided lie within about 2^-37 |y| of a float32 midpoint: a
- * share near 2^-12 (measured by tests/test_sincos.py).
+ * share near 2^-12.
  */
 #include <math.h>
 #include <string.h>

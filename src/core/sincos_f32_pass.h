@@ -24,8 +24,8 @@ static inline uint64_t double_to_bits(double d) { uint64_t b; memcpy(&b, &d, siz
 
 /* First pass over count <= BLOCK contiguous float32 inputs (in, maybe
  * unaligned) writing contiguous float32 results (out), and undecided[i] = 1
- * outside the range (|x| >= 2^24, inf, NaN), 2 where the two roundings
- * disagree, 0 when out[i] is final. */
+ * outside the range (|x| < 2^-120, |x| >= 2^24, inf, NaN), 2 where the two
+ * roundings disagree, 0 when out[i] is final. */
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize")))
 #endif
@@ -38,7 +38,10 @@ void SINCOS_F32_FIRST_PASS(int func, const char *in, char *out, size_t count,
         uint32_t w;
         uint32_t inside;
         memcpy(&w, in + 4 * i, sizeof w);
-        inside = (w & 0x7fffffffu) < 0x4b800000u;
+        /* 2^-120 <= |x| < 2^24.  Zeros go to the second pass (the reduction would
+         * lose the sign of -0), and so do tiny x: converting a tiny inexact y - e
+         * to float32 would raise the underflow flag. */
+        inside = (w & 0x7fffffffu) - 0x03800000u < 0x4b800000u - 0x03800000u;
         uint32_t w_inside = w & (0u - inside);      /* x = 0 outside: no flags */
         float xf, lo, hi;
         double x, v1, p, shifted, f, t, sa, z, q, y, e;

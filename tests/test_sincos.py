@@ -1,0 +1,307 @@
+"""crtrig.sin and crtrig.cos: correct rounding (against MPFR through tests/oracle.py)
+and everything a NumPy user expects of a ufunc."""
+import math
+import pickle
+import random
+import threading
+import warnings
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import crtrig
+from crtrig import _core
+
+import oracle
+
+FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos}
+SMALL_DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
+FLOAT_DTYPES = {**SMALL_DTYPES, "float32": np.dtype(np.float32)}
+DTYPE_CODE = {"float16": 0, "bfloat16": 1, "float32": 2}
+TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
+
+
+def same_bits(got, want):
+    """Bit-identical, except that any NaN matches any NaN."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    uint = np.dtype(f"u{got.dtype.itemsize}")
+    with np.errstate(invalid="ignore"):
+        nan_got = np.isnan(got.astype(np.float32))
+        nan_want = np.isnan(want.astype(np.float32))
+    bad = (nan_got != nan_want) | (~nan_want & (got.view(uint) != want.view(uint)))
+    return np.nonzero(bad.reshape(-1))[0]
+
+
+def all_patterns(dtype):
+    return np.arange(1 << 16, dtype=np.uint16).view(dtype)
+
+
+def float32_sample(count, seed):
+    """Random bit patterns (every exponent equally likely) plus uniform [-pi, pi]."""
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 1 << 32, count, dtype=np.uint64).astype(np.uint32)
+    uniform = rng.uniform(-math.pi, math.pi, count).astype(np.float32)
+    return np.concatenate([bits.view(np.float32), uniform])
+
+
+# Hard cases from the literature and from NOTES.md: rounding a correctly rounded
+# double (or float32) result again gives the wrong answer for these.
+def H(text):
+    return float.fromhex(text)
+
+
+HARD_FLOAT32 = {
+    "sin": [H("0x1.33333p+13"), H("0x1.d4a60ap+3"), H("0x1.921fb6p+0"), H("0x1.921fb6p+1"), H("0x1.921fb6p+2"),
+            H("0x1.2d97c8p+3"), H("0x1.fffffep+127"), H("0x1p-149"), H("0x1p-126"), H("0x1.fffffcp-127"), 1e-8,
+            H("0x1.6a09e6p-1"), H("0x1p+24"), H("0x1.000002p+24"), H("0x1.fffffep+23")],
+    "cos": [H("0x1.3170fp+63"), H("0x1.2b9622p+67"), H("0x1.921fb6p+0"), H("0x1.921fb6p+1"), H("0x1.2d97c8p+2"),
+            H("0x1.fffffep+127"), H("0x1p-149"), H("0x1.6a09e6p-1"), H("0x1p+24"), H("0x1.000002p+24"), 3e-4],
+}
+HARD_FLOAT16 = {"sin": [0.2093505859375, 300.0], "cos": [0.0584716796875]}
+
+
+@pytest.mark.parametrize("dtype", SMALL_DTYPES)
+@pytest.mark.parametrize("func", FUNCS)
+def test_exhaustive_16_bit_formats(func, dtype):
+    """Every one of the 65536 float16 / bfloat16 inputs, against MPFR."""
+    x = all_patterns(SMALL_DTYPES[dtype])
+    with np.errstate(invalid="ignore"):
+        got = FUNCS[func](x)
+    bad = same_bits(got, oracle.trig(func, x))
+    assert bad.size == 0, f"{bad.size} wrong, first x={x[bad[0]]!r} got {got[bad[0]]!r}"
+
+
+@pytest.mark.parametrize("func", FUNCS)
+def test_float16_double_rounding_cases_and_subnormal_results(func):
+    """Rounding a correctly rounded float32 into float16 is wrong for these."""
+    for v in HARD_FLOAT16[func]:
+        for x in (np.float16(v), np.float16(-v)):
+            got = FUNCS[func](x)
+            want = oracle.trig_value(func, float(x), "float16")
+            assert float(got) == want and np.float16(FUNCS[func](np.float32(x))) != want, (func, x)
+    if func == "sin":  # a subnormal float16 result
+        got = float(crtrig.sin(np.float16(355.0)))
+        assert 0 < abs(got) < 2 ** -14 and got == oracle.trig_value("sin", 355.0, "float16")
+
+
+@pytest.mark.parametrize("func", FUNCS)
+def test_float32_sample_and_hard_cases(func):
+    x = np.concatenate([float32_sample(40000, seed=7 + (func == "cos")),
+                        np.array(HARD_FLOAT32[func] + [-v for v in HARD_FLOAT32[func]], dtype=np.float32)])
+    x = x[np.isfinite(x)]
+    got = FUNCS[func](x)
+    bad = same_bits(got, oracle.trig(func, x))
+    assert bad.size == 0, f"{bad.size} wrong, first x={float(x[bad[0]]).hex()} got {got[bad[0]]!r}"
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=lambda i: _core.simd_targets()[i])
+@pytest.mark.parametrize("func", FUNCS)
+def test_every_simd_target_matches_the_oracle(func, target):
+    """The float32 kernel of each SIMD target this CPU supports."""
+    x = float32_sample(20000, seed=11)
+    x = x[np.isfinite(x)]
+    got = _core.trig_with_target(target, 0 if func == "sin" else 1, x)
+    bad = same_bits(got, oracle.trig(func, x))
+    assert bad.size == 0, f"{bad.size} wrong, first x={float(x[bad[0]]).hex()}"
+
+
+@pytest.mark.parametrize("stage", [0, 1, 2])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("func", FUNCS)
+def test_each_stage_forced(func, dtype, stage):
+    """Starting the evaluation at each stage gives the correctly rounded value,
+    and the forced stage is the one that decides."""
+    rng = random.Random(f"{func}{dtype}{stage}")
+    values = [float(np.float32(v)) for v in HARD_FLOAT32[func]]
+    values += [float(v) for v in float32_sample(150, seed=rng.randrange(1 << 30))]
+    dt = FLOAT_DTYPES[dtype]
+    decided = 0
+    for v in values:
+        with np.errstate(over="ignore"):  # huge values become inf in float16: skipped
+            x = np.array(v, dtype=np.float32).astype(dt)
+        xv = float(x.astype(np.float32))
+        if not math.isfinite(xv):
+            continue
+        got, counts = _core.trig_element(0 if func == "sin" else 1, DTYPE_CODE[dtype], xv, stage)
+        want = oracle.trig_value(func, xv, dtype)
+        assert got == want and math.copysign(1, got) == math.copysign(1, want), (func, dtype, xv)
+        assert sum(counts[name] for name in _core.STAGES[:stage]) == 0
+        decided += counts[_core.STAGES[stage]]
+    assert decided > 0
+
+
+@pytest.mark.parametrize("func", FUNCS)
+def test_multi_precision_stage_grows(func):
+    retries = 0
+    for v in [H("0x1.33333p+13"), float(np.float32(1e30)), H("0x1p-149"), 2.5, H("0x1.921fb6p+0")]:
+        got, counts = _core.trig_element(0 if func == "sin" else 1, 2, v, 2, 32)
+        retries += counts["multi-precision retries"]
+        assert got == oracle.trig_value(func, v, "float32")
+    assert retries > 0
+
+
+def test_first_pass_decides_nearly_everything():
+    """Share of float32 inputs in [-pi, pi] that leave the first pass: near 2^-12."""
+    x = np.random.default_rng(3).uniform(-math.pi, math.pi, 200000).astype(np.float32)
+    undecided = 0
+    for v in x[:20000]:
+        _, counts = _core.trig_element(0, 2, float(v), 0)
+        undecided += counts["double"] == 0
+    assert undecided < 20  # 2^-12 of 20000 is 5
+
+
+# ---------------------------------------------------------------------------
+# Special values and floating-point flags
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+def test_special_values(dtype):
+    dt = FLOAT_DTYPES[dtype]
+    x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan], dtype=np.float32).astype(dt)
+    with np.errstate(invalid="ignore"):
+        s, c = crtrig.sin(x), crtrig.cos(x)
+    assert s.dtype == dt and c.dtype == dt
+    s64, c64 = s.astype(np.float32).astype(np.float64), c.astype(np.float32).astype(np.float64)
+    assert s64[0] == 0 and not np.signbit(s64[0]) and s64[1] == 0 and np.signbit(s64[1])
+    assert c64[0] == 1 and c64[1] == 1
+    assert np.isnan(s64[2:]).all() and np.isnan(c64[2:]).all()
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("func", FUNCS)
+def test_infinity_raises_invalid_like_numpy(func, dtype):
+    x = np.array([1.0, np.inf], dtype=np.float32).astype(FLOAT_DTYPES[dtype])
+    with pytest.warns(RuntimeWarning, match="invalid value"):
+        FUNCS[func](x)
+    with np.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+        FUNCS[func](x[1:])
+
+
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
+@pytest.mark.parametrize("func", FUNCS)
+def test_nan_and_finite_inputs_raise_nothing(func, dtype):
+    """All finite values of the 16-bit formats, a float32 sample with subnormals and
+    huge values, and quiet and signalling NaNs: no flag under errstate(all='raise')."""
+    dt = FLOAT_DTYPES[dtype]
+    if dtype == "float32":
+        x = float32_sample(20000, seed=5)
+        nan_bits = np.array([0x7fc00000, 0x7f800001, 0xffc00001, 0xff812345], dtype=np.uint32)
+        x = np.concatenate([x[np.isfinite(x)], np.array([1e-45, -1e-45, 1e-40, 3.4e38], np.float32),
+                            nan_bits.view(np.float32)])
+    else:
+        x = all_patterns(dt)
+        with np.errstate(invalid="ignore"):
+            x = x[~np.isinf(x.astype(np.float32))]
+    with np.errstate(all="raise"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            FUNCS[func](x)
+
+
+# ---------------------------------------------------------------------------
+# ufunc behaviour
+# ---------------------------------------------------------------------------
+
+def test_they_are_real_ufuncs():
+    for name, f in FUNCS.items():
+        assert isinstance(f, np.ufunc) and f.__name__ == name and f.nin == 1 and f.nout == 1
+        assert f.types == ["e->e", "f->f"]  # plus the bfloat16 loop, which numpy does not list
+        assert "correctly rounded" in f.__doc__
+
+
+@pytest.mark.parametrize("x", [np.float64(1.0), 1.0, [0.5, 1.0], np.arange(3.0), np.int64(3)])
+def test_float64_is_a_type_error_not_a_silent_float32(x):
+    with pytest.raises(TypeError):
+        crtrig.sin(x)
+
+
+def test_small_integer_inputs_follow_numpy_casting():
+    """int8 casts safely to float16 (numpy's rule), so it is computed in float16."""
+    r = crtrig.sin(np.array([1, 2], dtype=np.int8))
+    assert r.dtype == np.float16 and float(r[0]) == oracle.trig_value("sin", 1.0, "float16")
+
+
+def test_out_where_broadcasting_strides_and_empty():
+    x = np.linspace(-10, 10, 24, dtype=np.float32).reshape(4, 6)
+    want = oracle.trig("sin", x)
+    out = np.full_like(x, 7.0)
+    assert crtrig.sin(x, out=out) is out and same_bits(out, want).size == 0
+    mask = np.arange(24).reshape(4, 6) % 3 == 0
+    out = np.full_like(x, 7.0)
+    crtrig.sin(x, out=out, where=mask)
+    assert np.all(out[~mask] == 7.0) and same_bits(out[mask], want[mask]).size == 0
+    strided = x[::-1, ::2]
+    assert same_bits(crtrig.sin(strided), want[::-1, ::2]).size == 0
+    assert same_bits(crtrig.cos(x.T), oracle.trig("cos", x.T)).size == 0
+    assert crtrig.sin(np.empty((0, 3), np.float32)).shape == (0, 3)
+    zero_d = crtrig.cos(np.array(1.5, dtype=np.float32))
+    assert zero_d.shape == () and float(zero_d) == oracle.trig_value("cos", 1.5, "float32")
+    assert isinstance(crtrig.sin(np.float32(0.5)), np.float32)
+    column = np.float32([[0.5], [1.5]])
+    out = np.empty((2, 3), np.float32)
+    crtrig.cos(np.broadcast_to(column, (2, 3)), out=out)
+    assert same_bits(out, np.broadcast_to(oracle.trig("cos", column), (2, 3))).size == 0
+
+
+def test_in_place_and_dtype_signature():
+    x = np.linspace(-4, 4, 1000, dtype=np.float32)
+    want = oracle.trig("sin", x)
+    y = x.copy()
+    crtrig.sin(y, out=y)
+    assert same_bits(y, want).size == 0
+    x16 = np.linspace(-4, 4, 100, dtype=np.float16)
+    assert crtrig.sin(x16, dtype=np.float32).dtype == np.float32  # computed in float32
+    assert crtrig.cos(x16, signature="e->e").dtype == np.float16
+    b = x16.astype(ml_dtypes.bfloat16)
+    assert same_bits(crtrig.sin(b), oracle.trig("sin", b)).size == 0
+
+
+def test_float32_input_into_float16_out_is_two_roundings_as_documented():
+    x = np.float32([0.2093505859375])
+    out = np.empty(1, np.float16)
+    crtrig.sin(x, out=out, casting="same_kind")
+    assert out[0] == np.float16(crtrig.sin(x)[0])  # numpy's cast of the float32 result
+    assert "two roundings" in crtrig.sin.__doc__
+
+
+def test_pickling_gives_the_same_ufunc():
+    for f in FUNCS.values():
+        assert pickle.loads(pickle.dumps(f)) is f
+
+
+def test_dask_arrays_go_through_array_ufunc():
+    da = pytest.importorskip("dask.array")
+    x = np.linspace(-100, 100, 1000, dtype=np.float32)
+    d = da.from_array(x, chunks=250)
+    result = crtrig.sin(d)
+    assert isinstance(result, da.Array)
+    assert same_bits(result.compute(), oracle.trig("sin", x)).size == 0
+
+
+def test_loops_release_the_gil_for_large_arrays():
+    """numpy releases the GIL around the inner loop for large arrays; the probe
+    ufunc records PyGILState_Check() from inside the loop."""
+    probe = _core._gil_probe_sin
+    probe(np.ones(100000, dtype=np.float32))
+    assert _core.gil_probe_result()[1] == 0
+    probe(np.ones(100000, dtype=np.float16))
+    assert _core.gil_probe_result()[0] == 0
+    probe(np.ones(100000, dtype=ml_dtypes.bfloat16))
+    assert _core.gil_probe_result()[2] == 0
+
+
+def test_threads_share_the_ufunc():
+    x = np.linspace(-50, 50, 50000, dtype=np.float32)
+    want = crtrig.sin(x)
+    results = [None] * 4
+
+    def work(i):
+        results[i] = crtrig.sin(x)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(np.array_equal(r.view(np.uint32), want.view(np.uint32)) for r in results)
