@@ -95,15 +95,33 @@ def test_float32_sample_and_hard_cases(func):
     assert bad.size == 0, f"{bad.size} wrong, first x={float(x[bad[0]]).hex()} got {got[bad[0]]!r}"
 
 
+_TARGET_INPUTS = {}
+
+
+def target_inputs(func, dtype):
+    """Inputs and MPFR results for the per-target tests (computed once): every
+    16-bit pattern, or a float32 sample."""
+    key = (func, dtype)
+    if key not in _TARGET_INPUTS:
+        if dtype == "float32":
+            x = float32_sample(20000, seed=11)
+        else:
+            x = all_patterns(SMALL_DTYPES[dtype])
+        _TARGET_INPUTS[key] = (x, oracle.trig(func, x))
+    return _TARGET_INPUTS[key]
+
+
 @pytest.mark.parametrize("target", TARGETS, ids=lambda i: _core.simd_targets()[i])
+@pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("func", FUNCS)
-def test_every_simd_target_matches_the_oracle(func, target):
-    """The float32 kernel of each SIMD target this CPU supports."""
-    x = float32_sample(20000, seed=11)
-    x = x[np.isfinite(x)]
-    got = _core.trig_with_target(target, 0 if func == "sin" else 1, x)
-    bad = same_bits(got, oracle.trig(func, x))
-    assert bad.size == 0, f"{bad.size} wrong, first x={float(x[bad[0]]).hex()}"
+def test_every_simd_target_matches_the_oracle(func, dtype, target):
+    """The array kernels of each SIMD target this CPU supports (float16 and
+    bfloat16 exhaustively)."""
+    x, want = target_inputs(func, dtype)
+    with np.errstate(invalid="ignore"):
+        got = _core.trig_with_target(target, 0 if func == "sin" else 1, x)
+    bad = same_bits(got, want)
+    assert bad.size == 0, f"{bad.size} wrong, first x={x[bad[0]]!r}"
 
 
 @pytest.mark.parametrize("stage", [0, 1, 2])

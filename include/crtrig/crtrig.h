@@ -102,10 +102,11 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
  * Returns the name of the target chosen. */
 const char *crtrig_init(const char *requested);
 
-/* Test hook: crtrig_trig_strided for float32 through the kernel of target
- * index (0 baseline, 1 avx2, 2 avx512); CRTRIG_EINVAL if not available here. */
-int crtrig_trig_strided_target(int target, crtrig_trig_func func, const char *in,
-                               ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
+/* Test hook: crtrig_trig_strided through the kernels of target index
+ * (0 baseline, 1 avx2, 2 avx512); CRTRIG_EINVAL if not available here. */
+int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
+                               const char *in, ptrdiff_t in_stride, char *out,
+                               ptrdiff_t out_stride, size_t count);
 /* Name of target index i if compiled in and supported by this CPU, else NULL. */
 const char *crtrig_target_name(int i);
 

@@ -9,13 +9,15 @@
 enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT };
 
 static const crtrig_target TARGETS[TARGET_COUNT] = {
-    {"baseline", crtrig_sincos_f32_pass_baseline},
+#define CRTRIG_SINCOS_PASSES(suffix) \
+    crtrig_sincos_pass_float32_##suffix, crtrig_sincos_pass_bfloat16_##suffix, crtrig_sincos_pass_float16_##suffix
+    {"baseline", CRTRIG_SINCOS_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
-    {"avx2", crtrig_sincos_f32_pass_avx2},
-    {"avx512", crtrig_sincos_f32_pass_avx512},
+    {"avx2", CRTRIG_SINCOS_PASSES(avx2)},
+    {"avx512", CRTRIG_SINCOS_PASSES(avx512)},
 #else
-    {"avx2", 0},
-    {"avx512", 0},
+    {"avx2", 0, 0, 0},
+    {"avx512", 0, 0, 0},
 #endif
 };
 
@@ -39,7 +41,7 @@ static int cpu_supports(int i)
 
 const crtrig_target *crtrig_target_at(int i)
 {
-    if (i < 0 || i >= TARGET_COUNT || !TARGETS[i].sincos_f32_pass || !cpu_supports(i))
+    if (i < 0 || i >= TARGET_COUNT || !TARGETS[i].sincos_pass_float32 || !cpu_supports(i))
         return 0;
     return &TARGETS[i];
 }
@@ -76,12 +78,12 @@ const char *crtrig_target_name(int i)
     return t ? t->name : 0;
 }
 
-int crtrig_trig_strided_target(int target, crtrig_trig_func func, const char *in,
-                               ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
+int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
+                               const char *in, ptrdiff_t in_stride, char *out,
+                               ptrdiff_t out_stride, size_t count)
 {
     const crtrig_target *t = crtrig_target_at(target);
-    if (!t || (unsigned)func > CRTRIG_COS)
+    if (!t || (unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
         return CRTRIG_EINVAL;
-    return crtrig_sincos_f32_array_with(t->sincos_f32_pass, func, in, in_stride, out, out_stride,
-                                        count);
+    return crtrig_sincos_array_with(t, func, dtype, in, in_stride, out, out_stride, count);
 }

@@ -11,12 +11,12 @@
 
 #include <stddef.h>
 
-typedef void (*crtrig_sincos_f32_pass_fn)(int func, const char *in, char *out, size_t count,
-                                          unsigned char *undecided);
+typedef void (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
+                                      unsigned char *undecided);
 
 typedef struct crtrig_target {
-    const char *name;                          /* "baseline", "avx2", "avx512" */
-    crtrig_sincos_f32_pass_fn sincos_f32_pass;
+    const char *name;  /* "baseline", "avx2", "avx512" */
+    crtrig_sincos_pass_fn sincos_pass_float32, sincos_pass_bfloat16, sincos_pass_float16;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -25,14 +25,18 @@ const crtrig_target *crtrig_active_target(void);
 /* Target i (0 = baseline) if compiled in and supported by this CPU, else NULL. */
 const crtrig_target *crtrig_target_at(int i);
 
-void crtrig_sincos_f32_pass_baseline(int, const char *, char *, size_t, unsigned char *);
-void crtrig_sincos_f32_pass_avx2(int, const char *, char *, size_t, unsigned char *);
-void crtrig_sincos_f32_pass_avx512(int, const char *, char *, size_t, unsigned char *);
+#define CRTRIG_DECLARE_SINCOS_PASSES(suffix)                                                  \
+    void crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    void crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);
+CRTRIG_DECLARE_SINCOS_PASSES(baseline)
+CRTRIG_DECLARE_SINCOS_PASSES(avx2)
+CRTRIG_DECLARE_SINCOS_PASSES(avx512)
 
-/* sincos_f32.c: the array kernel with an explicit first pass (test hook). */
+/* sincos_array.c: the array kernel of a given target (test hook). */
 #include "crtrig/crtrig.h"
-int crtrig_sincos_f32_array_with(crtrig_sincos_f32_pass_fn first_pass, crtrig_trig_func func,
-                                 const char *in, ptrdiff_t in_stride,
-                                 char *out, ptrdiff_t out_stride, size_t count);
+int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
+                             const char *in, ptrdiff_t in_stride,
+                             char *out, ptrdiff_t out_stride, size_t count);
 
 #endif

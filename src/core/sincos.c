@@ -208,8 +208,7 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
     }
 }
 
-/* Loading an input element as a double, from the bits (no flag for NaNs). */
-static double load_value(crtrig_dtype dtype, const char *p)
+double crtrig_trig_load(crtrig_dtype dtype, const char *p)
 {
     uint64_t d;
     double v;
@@ -270,18 +269,7 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
-    size_t i;
     if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
         return CRTRIG_EINVAL;
-    if (dtype == CRTRIG_FLOAT32)
-        return crtrig_sincos_f32_array(func, in, in_stride, out, out_stride, count);
-    for (i = 0; i < count; i++) {
-        double v;
-        int rc = crtrig_trig_value(func, load_value(dtype, in + (ptrdiff_t)i * in_stride), dtype,
-                            CRTRIG_STAGE_DOUBLE, MULTI_DEFAULT_BITS, NULL, &v);
-        if (rc != CRTRIG_OK)
-            return rc;
-        crtrig_store(dtype, v, out + (ptrdiff_t)i * out_stride);
-    }
-    return CRTRIG_OK;
+    return crtrig_sincos_array(func, dtype, in, in_stride, out, out_stride, count);
 }

@@ -12,9 +12,13 @@
 int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                       int multi_bits, crtrig_stage_counts *counts, double *result);
 
-/* The float32 array kernel: a branch-free first pass for |x| < 2^24, every
- * element it cannot decide (and |x| >= 2^24, inf, NaN) through crtrig_trig_value. */
-int crtrig_sincos_f32_array(crtrig_trig_func func, const char *in, ptrdiff_t in_stride,
-                            char *out, ptrdiff_t out_stride, size_t count);
+/* The input element at p (float16, bfloat16 or float32) as a double, from its
+ * bits: NaNs, signalling ones included, raise no flag. */
+double crtrig_trig_load(crtrig_dtype dtype, const char *p);
+
+/* The array kernel (sincos_array.c) of the active SIMD target: a branch-free
+ * first pass, every element it cannot decide through crtrig_trig_value. */
+int crtrig_sincos_array(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                        ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
 
 #endif

@@ -39,8 +39,9 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             crtrig_stage_counts *counts, double *result)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
-    int crtrig_trig_strided_target(int target, int func, const char *inp, Py_ssize_t in_stride,
-                                   char *out, Py_ssize_t out_stride, size_t count)
+    int crtrig_trig_strided_target(int target, int func, int dtype, const char *inp,
+                                   Py_ssize_t in_stride, char *out, Py_ssize_t out_stride,
+                                   size_t count)
     int crtrig_window_stage_value(int kind, uint64_t n, uint64_t D, int stage,
                                   double *hi, double *lo)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
@@ -251,12 +252,15 @@ def trig_element(int func, int dtype_code, double x, int first_stage=0, int mult
 
 
 def trig_with_target(int target, int func, cnp.ndarray x):
-    """Test hook: sin (func 0) or cos (1) of the 1-D float32 array x through the
-    float32 kernel of SIMD target index `target` (see simd_targets())."""
-    if x.dtype != np.float32 or x.ndim != 1:
-        raise TypeError("x must be a 1-D float32 array")
+    """Test hook: sin (func 0) or cos (1) of the 1-D float16, bfloat16 or float32
+    array x through the kernels of SIMD target index `target` (see simd_targets())."""
+    codes = {np.dtype(np.float16): DTYPE_FLOAT16, np.dtype(ml_dtypes.bfloat16): DTYPE_BFLOAT16,
+             np.dtype(np.float32): DTYPE_FLOAT32}
+    if x.dtype not in codes or x.ndim != 1:
+        raise TypeError("x must be a 1-D float16, bfloat16 or float32 array")
     out = np.empty_like(x)
-    _check(crtrig_trig_strided_target(target, func, <const char *>cnp.PyArray_DATA(x),
-                                      cnp.PyArray_STRIDES(x)[0], <char *>cnp.PyArray_DATA(out),
-                                      cnp.PyArray_STRIDES(out)[0], <size_t>x.shape[0]))
+    _check(crtrig_trig_strided_target(target, func, codes[x.dtype],
+                                      <const char *>cnp.PyArray_DATA(x), cnp.PyArray_STRIDES(x)[0],
+                                      <char *>cnp.PyArray_DATA(out), cnp.PyArray_STRIDES(out)[0],
+                                      <size_t>x.shape[0]))
     return out

@@ -1,4 +1,4 @@
-/* The float32 sin/cos first pass compiled for AVX-512 (F, DQ, VL, BW; x86-64,
+/* The sin/cos first passes compiled for AVX-512 (F, DQ, VL, BW; x86-64,
  * GCC or clang).  No FMA: these features do not enable it, and contraction is off. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__clang__)
@@ -7,8 +7,10 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw")
 #endif
-#define SINCOS_F32_FIRST_PASS crtrig_sincos_f32_pass_avx512
-#include "sincos_f32_pass.h"
+#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_avx512
+#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_avx512
+#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_avx512
+#include "sincos_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

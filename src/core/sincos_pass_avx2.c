@@ -1,4 +1,4 @@
-/* The float32 sin/cos first pass compiled for AVX2 (x86-64, GCC or clang).
+/* The sin/cos first passes compiled for AVX2 (x86-64, GCC or clang).
  * No FMA: "avx2" alone does not enable it, and contraction is off anyway. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__clang__)
@@ -7,9 +7,10 @@
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #endif
-#define CRTRIG_HAVE_AVX2_KERNELS 1
-#define SINCOS_F32_FIRST_PASS crtrig_sincos_f32_pass_avx2
-#include "sincos_f32_pass.h"
+#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_avx2
+#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_avx2
+#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_avx2
+#include "sincos_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -1,0 +1,115 @@
+/* The sin/cos array kernels for float32, bfloat16 and float16.
+ *
+ * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
+ *   Cody-Waite reduction (as crtrig_reduce_small_d): x (2/pi) = n + 2t, and
+ *   with k = n (+1 for cos): f(x) = +-sin(pi t) (k even) or +-cos(pi t) =
+ *   +-sin(pi (1/2 - |t|)) (k odd), so one polynomial serves both:
+ *   y = +-s P(s^2), s = t or 1/2 - |t| in [-1/2, 1/2], P the Taylor polynomial
+ *   of sin(pi s)/s up to degree 7 in z = s^2;
+ *   an error bound e and the roundings of y - e and y + e into the output format
+ *   (by the float32 conversion, or on the bits for bfloat16 and float16).
+ * Elements where those two disagree, and the others (zeros, tiny, huge, inf,
+ * NaN, float16 results in the subnormal range) go through
+ * crtrig_trig_value (all stages) in a second pass.  Both give the correctly
+ * rounded value, so the output does not depend on which pass decided.
+ * The first pass (sincos_f32_pass.h) is compiled once per SIMD target
+ * (dispatch.c); the second pass is shared.
+ *
+ * Error bound of the first pass (u = 2^-53; P(z) >= sin(pi/2)/(1/2) = 2 on z <= 1/4;
+ * |SINPI_C[k]| z^k / P(z) <= 0.79, 0.33, 0.040, 0.0024, 8e-5, 1.8e-6, 2.8e-8,
+ * 3.3e-10 for k = 0..7, sum 1.16, the first omitted term (k = 8) 3.0e-12;
+ * tools/gen_sincospi_coeffs.py and the numbers in tests/test_sincos.py):
+ *   truncation (alternating series, decreasing terms):         3.0e-12
+ *   coefficients rounded to double, u sum_k |c_k z^k| / P:      1.16 u
+ *   z = RN(s^2), moving P by |z P'/P| u <= (0.33 + 0.08 + ...) u: 0.42 u
+ *   Horner, two roundings per step of at most the partial sums
+ *     (each <= 1.1 times its leading term): 2.2 u sum_k |c_k z^k| / P: 2.6 u
+ *   y = RN(s P):                                                1 u
+ *   s: for odd k, RN(1/2 - |t|) errs by u s relative, which moves
+ *     sin(pi s) by at most u (pi s cot(pi s) <= 1):              1 u
+ *   the reduction: t errs by u |t| + |x| 2^-84 (reduce.c); the relative part
+ *     moves the result by at most u, the absolute part by pi |x| 2^-84 < |x| 2^-82.
+ * Relative total 3.0e-12 + 7.2u (1 + 1e-6) < 3.01e-12 < 2^-38.2; with ulp(y)/2 <=
+ * 2^-53 |y| for rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
+ * (2^-37 = 7.3e-12).  Rounding y - e and y + e is monotone in every format
+ * (the float32 conversion; round_bits in sincos_pass.h for bfloat16 and the
+ * normal float16 range), so equal roundings are the correctly rounded f(x).
+ * Elements left undecided lie within about 2^-37 |y| of a rounding boundary: a
+ * share near 2^-12 for float32, far less for the 16-bit formats.
+ */
+#include <math.h>
+#include <string.h>
+#include "dispatch.h"
+#include "fpformat.h"
+#include "sincos.h"
+
+#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_baseline
+#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_baseline
+#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_baseline
+#include "sincos_pass.h"
+
+enum { BLOCK = 256 };
+
+/* Second pass for one element of dtype: all stages from the double stage (or
+ * from double-double if the first pass already played the double stage's part). */
+static int decide_element(int func, crtrig_dtype dtype, int already_tried_double,
+                          const char *in_slot, char *out_slot)
+{
+    double v;
+    int rc = crtrig_trig_value((crtrig_trig_func)func, crtrig_trig_load(dtype, in_slot), dtype,
+                               already_tried_double ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
+                               0, NULL, &v);
+    if (rc == CRTRIG_OK)
+        crtrig_store(dtype, v, out_slot);
+    return rc;
+}
+
+int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
+                             const char *in, ptrdiff_t in_stride,
+                             char *out, ptrdiff_t out_stride, size_t count)
+{
+    char in_copy[4 * BLOCK], out_copy[4 * BLOCK];
+    unsigned char undecided[BLOCK];
+    const ptrdiff_t size = dtype == CRTRIG_FLOAT32 ? 4 : 2;
+    crtrig_sincos_pass_fn first_pass = dtype == CRTRIG_FLOAT32 ? target->sincos_pass_float32
+                                     : dtype == CRTRIG_BFLOAT16 ? target->sincos_pass_bfloat16
+                                     : target->sincos_pass_float16;
+    size_t start, i;
+    for (start = 0; start < count; start += BLOCK) {
+        size_t n = count - start < BLOCK ? count - start : BLOCK;
+        const char *src = in + (ptrdiff_t)start * in_stride;
+        char *dst = out + (ptrdiff_t)start * out_stride;
+        const char *block_in = src;
+        char *block_out = out_stride == size ? dst : out_copy;
+        if (in_stride != size) {
+            for (i = 0; i < n; i++)
+                memcpy(in_copy + size * (ptrdiff_t)i, src + (ptrdiff_t)i * in_stride, (size_t)size);
+            block_in = in_copy;
+        }
+        if (block_in == dst && block_out == dst) {  /* in place: keep the inputs */
+            memcpy(in_copy, dst, (size_t)size * n);
+            block_in = in_copy;
+        }
+        first_pass((int)func, block_in, block_out, n, undecided);
+        for (i = 0; i < n; i++) {
+            if (undecided[i]) {
+                int rc = decide_element((int)func, dtype, undecided[i] == 2,
+                                        block_in + size * (ptrdiff_t)i,
+                                        block_out + size * (ptrdiff_t)i);
+                if (rc != CRTRIG_OK)
+                    return rc;
+            }
+        }
+        if (block_out != dst)
+            for (i = 0; i < n; i++)
+                memcpy(dst + (ptrdiff_t)i * out_stride, out_copy + size * (ptrdiff_t)i, (size_t)size);
+    }
+    return CRTRIG_OK;
+}
+
+int crtrig_sincos_array(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                        ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
+{
+    return crtrig_sincos_array_with(crtrig_active_target(), func, dtype, in, in_stride, out,
+                                    out_stride, count);
+}
