@@ -18,6 +18,13 @@ an exact rational.
 
 ``round_to_format`` and ``correctly_rounded`` are generic, so element-wise
 functions (sin, cos, ...) can be added on top of them.
+
+Sine and cosine (``trig_value``, ``trig``) come straight from MPFR: its sin
+and cos are correctly rounded in the precision and exponent range of the
+current context, and gmpy2 subnormalizes the result (MPFR's
+``mpfr_subnormalize`` with the function's ternary value), which gives the
+single correct rounding into a format with subnormals.  Use a context made
+with ``gmpy2.context(...)``: ``gmpy2.local_context`` was seen to mis-round.
 """
 
 from __future__ import annotations
@@ -198,3 +205,50 @@ def window(kind: str, size: int, periodic: bool = True, dtype="float32") -> np.n
     # Every value is already exactly representable in the target dtype, so
     # this conversion is exact (even ml_dtypes' double-rounding cast).
     return np.array(values, dtype=NUMPY_DTYPES[name]).reshape(size)
+
+
+# ---------------------------------------------------------------------------
+# Sine and cosine
+# ---------------------------------------------------------------------------
+
+_MPFR_TRIG = {"sin": gmpy2.sin, "cos": gmpy2.cos}
+
+#: Precision of the MPFR copy of an input: every float64 fits exactly.
+_INPUT_PRECISION = 60
+
+
+def trig_value(func: str, x, fmt) -> float:
+    """Correctly rounded ``func(x)`` ("sin" or "cos") in ``fmt`` as a float.
+
+    ``x`` is a float64 value whose magnitude lies in the exponent range of
+    ``fmt`` (every value of ``fmt`` does; MPFR functions expect their inputs
+    in the current exponent range, so others raise ValueError).  NaN and
+    infinities give NaN; sin keeps the sign of zero and cos(+-0) is 1.
+    """
+    if func not in _MPFR_TRIG:
+        raise ValueError(f"unknown function {func!r}")
+    name = format_name(fmt)
+    context = FORMAT_CONTEXTS[name]
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return math.nan
+    if value == 0.0:
+        return value if func == "sin" else 1.0
+    argument = gmpy2.mpfr(value, _INPUT_PRECISION)  # exact, in the default wide range
+    exponent, _ = gmpy2.frexp(argument)  # argument = mantissa * 2**exponent, mantissa in [1/2, 1)
+    if not context.emin <= exponent <= context.emax:
+        raise ValueError(f"{value!r} is outside the exponent range of {name}")
+    with gmpy2.context(context):
+        return float(_MPFR_TRIG[func](argument))
+
+
+def trig(func: str, x) -> np.ndarray:
+    """Element-wise ``trig_value`` over an array; the result has x's dtype and shape."""
+    array = np.asarray(x)
+    name = format_name(array.dtype)
+    with np.errstate(invalid="ignore"):  # signalling NaN patterns
+        values = array.astype(np.float64).reshape(-1).tolist()
+    results = [trig_value(func, v, name) for v in values]
+    # Every result is a value of the format, so this conversion is exact
+    # (even ml_dtypes' float64 -> bfloat16 cast, which rounds twice).
+    return np.array(results, dtype=NUMPY_DTYPES[name]).reshape(array.shape)

@@ -31,9 +31,10 @@ KIND_OF_OP = {
     "ai.onnx.BlackmanWindow": "blackman",
 }
 HAVE_CRTRIG_IMPL = all(
-    callable(getattr(crtrig, name, None)) for name in ("hann_window", "hamming_window", "blackman_window")
+    callable(getattr(crtrig, name, None))
+    for name in ("hann_window", "hamming_window", "blackman_window", "sin", "cos")
 )
-needs_crtrig_impl = pytest.mark.skipif(not HAVE_CRTRIG_IMPL, reason="crtrig's window functions are not built")
+needs_crtrig_impl = pytest.mark.skipif(not HAVE_CRTRIG_IMPL, reason="crtrig's functions are not built")
 
 
 # ---------------------------------------------------------------------------
@@ -42,7 +43,8 @@ needs_crtrig_impl = pytest.mark.skipif(not HAVE_CRTRIG_IMPL, reason="crtrig's wi
 
 
 def make_impl(perturb=None, calls=None):
-    """hann_window & co. computed by crtrig.reference, optionally perturbed."""
+    """hann_window & co., sin and cos computed by crtrig.reference,
+    optionally perturbed."""
 
     def factory(kind):
         def window_function(size, periodic=True, dtype=np.float32, out=None):
@@ -53,7 +55,18 @@ def make_impl(perturb=None, calls=None):
 
         return window_function
 
-    return types.SimpleNamespace(**{f"{kind}_window": factory(kind) for kind in reference.KINDS})
+    def trig_factory(func):
+        def trig_function(x):
+            if calls is not None:
+                calls.append((func, x))
+            result = reference.trig(func, x)
+            return perturb(result) if perturb else result
+
+        return trig_function
+
+    functions = {f"{kind}_window": factory(kind) for kind in reference.KINDS}
+    functions.update({func: trig_factory(func) for func in reference.TRIG_FUNCTIONS})
+    return types.SimpleNamespace(**functions)
 
 
 def one_ulp_up(array: np.ndarray) -> np.ndarray:
@@ -398,6 +411,170 @@ def test_decimal_values_are_rounded_once_into_the_dtype():
 
 
 # ---------------------------------------------------------------------------
+# ai.onnx.Sin and ai.onnx.Cos
+# ---------------------------------------------------------------------------
+
+
+def trig_case(name, values, dtype="float32", shape=None, tolerance=0, data=None, **output_extra):
+    """A Sin/Cos case: input x of ``dtype`` holding ``values`` (strings)."""
+    shape = [len(values)] if shape is None else shape
+    output = {"dtype": dtype, "shape": shape, "tolerance": tolerance, **output_extra}
+    if data is not None:
+        output["data"] = {"kind": "values", "values": data}
+    return {
+        "name": name,
+        "inputs": {"x": {"dtype": dtype, "shape": shape, "data": {"kind": "values", "values": values}}},
+        "outputs": {"y": output},
+    }
+
+
+def hex_values(array: np.ndarray) -> list[str]:
+    """Exact hex spellings of an array's elements."""
+    return [float(v).hex() for v in array.astype(np.float64).reshape(-1).tolist()]
+
+
+TRIG_VALUES = ["0.5", "-1.25", "3", "355", "1e-3", "100.5", "-7.75", "2.5e4"]
+
+
+@pytest.mark.parametrize("op, func", [("ai.onnx.Sin", "sin"), ("ai.onnx.Cos", "cos")])
+def test_trig_correct_file_passes(tmp_path, op, func):
+    f32 = reference.trig(func, np.array([float(v) for v in TRIG_VALUES], np.float32))
+    path = write_file(
+        tmp_path,
+        [
+            trig_case("f32", TRIG_VALUES),
+            trig_case("f16", TRIG_VALUES[:6], "float16"),
+            trig_case("bf16", TRIG_VALUES, "bfloat16"),
+            trig_case("f32_2x4", TRIG_VALUES, shape=[2, 4]),
+            trig_case("scalar", ["0.75"], shape=[]),
+            trig_case("empty", [], "float16", shape=[0, 3]),
+            trig_case("specials", ["0", "-0", "inf", "-inf", "NaN"], "bfloat16", allowNaN=True),
+            trig_case("exact_data", TRIG_VALUES, data=hex_values(f32)),
+        ],
+        op=op,
+    )
+    for impl in (make_impl(), None):
+        if impl is None and not HAVE_CRTRIG_IMPL:
+            continue
+        results = cases.run_file(path, strict=True, impl=impl)
+        assert all(r.status == "PASS" and r.max_ulp == 0 for r in results), [r.line() for r in results]
+    status, out, err = run_in_process([path], strict=True)
+    assert status == 0 and err == "" and out.splitlines()[-1] == "8 passed, 0 failed, 0 skipped"
+
+
+def test_trig_implementation_receives_the_parsed_input(tmp_path):
+    calls = []
+    path = write_file(tmp_path, [trig_case("bf16", ["1.5", "-0", "2"], "bfloat16", shape=[3, 1])], op="ai.onnx.Cos")
+    (result,) = cases.run_file(path, impl=make_impl(calls=calls))
+    assert result.status == "PASS"
+    ((func, x),) = calls
+    assert func == "cos" and x.dtype == np.dtype(ml_dtypes.bfloat16) and x.shape == (3, 1)
+    assert np.signbit(x.astype(np.float32)).tolist() == [[False], [True], [False]]
+
+
+@pytest.mark.parametrize("op", ["ai.onnx.Sin", "ai.onnx.Cos"])
+def test_trig_one_ulp_off_expectation_fails(tmp_path, op):
+    func = op.rsplit(".", 1)[1].lower()
+    correct = reference.trig(func, np.array([float(v) for v in TRIG_VALUES], np.float32))
+    path = write_file(
+        tmp_path,
+        [
+            trig_case("right", TRIG_VALUES, data=hex_values(correct)),
+            trig_case("one_ulp_off", TRIG_VALUES, data=hex_values(one_ulp_up(correct))),
+        ],
+        op=op,
+    )
+    impl = make_impl() if not HAVE_CRTRIG_IMPL else None
+    results = cases.run_file(path, impl=impl)
+    assert statuses(results) == {"right": "PASS", "one_ulp_off": "FAIL"}
+    assert "out of tolerance" in results[1].reason
+    # A 1-ULP-off implementation fails a tolerance-0 case without data too.
+    no_data = write_file(tmp_path, [trig_case("reference", TRIG_VALUES)], op=op, name="no_data.json")
+    (result,) = cases.run_file(no_data, impl=make_impl(perturb=one_ulp_up))
+    assert result.status == "FAIL" and result.max_ulp == 1
+
+
+def test_trig_strict_catches_what_the_tolerance_accepts(tmp_path):
+    path = write_file(
+        tmp_path,
+        [
+            trig_case("loose_f32", TRIG_VALUES, tolerance="1e-6"),
+            trig_case("loose_f16", TRIG_VALUES[:6], "float16", tolerance="0.01"),
+            trig_case("loose_bf16", TRIG_VALUES, "bfloat16", relTolerance="0.02"),
+        ],
+        op="ai.onnx.Sin",
+    )
+    sloppy = make_impl(perturb=one_ulp_up)
+    assert all(r.status == "PASS" and r.max_ulp == 1 for r in cases.run_file(path, impl=sloppy))
+    strict = cases.run_file(path, strict=True, impl=sloppy)
+    assert all(r.status == "FAIL" and "strict" in r.reason for r in strict)
+    status, out, _ = run_in_process([path], strict=True, impl=sloppy)
+    assert status == 1 and out.splitlines()[-1] == "0 passed, 3 failed, 0 skipped"
+
+
+def test_trig_negative_zero_input_and_sign_of_the_result(tmp_path):
+    path = write_file(tmp_path, [trig_case("zeros", ["-0", "0", "-0.0", "-0x0p+0"], "float16")], op="ai.onnx.Sin")
+    (result,) = cases.run_file(path, strict=True, impl=make_impl())
+    assert result.status == "PASS"
+    inputs = cases.load_case_file(path).cases[0].inputs[0]
+    assert np.signbit(inputs).tolist() == [True, False, True, True]
+    (result,) = cases.run_file(path, strict=True, impl=make_impl(perturb=np.abs))
+    assert result.status == "FAIL" and "strict" in result.reason
+
+
+def test_trig_nan_needs_allow_nan(tmp_path):
+    path = write_file(
+        tmp_path,
+        [trig_case("inf_allowed", ["inf", "1"], allowNaN=True), trig_case("inf_not_allowed", ["inf", "1"])],
+        op="ai.onnx.Cos",
+    )
+    results = cases.run_file(path, strict=True, impl=make_impl())
+    assert statuses(results) == {"inf_allowed": "PASS", "inf_not_allowed": "FAIL"}
+    assert "allowNaN" in results[1].reason
+
+
+def test_trig_float64_is_skipped_not_malformed(tmp_path):
+    calls = []
+    path = write_file(
+        tmp_path,
+        [trig_case("f64", TRIG_VALUES, "float64"), trig_case("f32", TRIG_VALUES)],
+        op="ai.onnx.Sin",
+    )
+    results = cases.run_file(path, strict=True, impl=make_impl(calls=calls))
+    assert statuses(results) == {"f64": "SKIP", "f32": "PASS"}
+    assert results[0].reason == "float64 sin/cos not supported yet"
+    assert len(calls) == 1 and calls[0][1].dtype == np.float32  # float64 never ran
+    status, out, err = run_in_process([path], strict=True)
+    assert status == 0 and err == ""
+    assert "f64  SKIP" in out and "float64 sin/cos not supported yet" in out
+    assert out.splitlines()[-1] == "1 passed, 0 failed, 1 skipped"
+
+
+TRIG_MALFORMED = {
+    "output_dtype_differs": (lambda c: c["outputs"]["y"].update(dtype="float16"), "differs from input"),
+    "output_shape_differs": (lambda c: c["outputs"]["y"].update(shape=[2, 4]), "differs from input"),
+    "integer_input": (
+        lambda c: c["inputs"]["x"].update(dtype="int32") or c["outputs"]["y"].update(dtype="int32"),
+        "not allowed",
+    ),
+    "two_inputs": (lambda c: c["inputs"].update(z=c["inputs"]["x"]), "takes 1 input"),
+    "attribute": (lambda c: c.update(attrs={"periodic": 1}), "unknown attribute"),
+    "two_outputs": (lambda c: c["outputs"].update(z=c["outputs"]["y"]), "1 output"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TRIG_MALFORMED))
+def test_trig_malformed_cases_exit_2(tmp_path, kind):
+    mutate, fragment = TRIG_MALFORMED[kind]
+    target = trig_case("target", TRIG_VALUES)
+    mutate(target)
+    path = write_file(tmp_path, [trig_case("fine", TRIG_VALUES), target], op="ai.onnx.Sin")
+    status, out, err = run_in_process([path])
+    assert status == 2 and out == ""
+    assert len(err.splitlines()) == 1 and ": case target: " in err and fragment in err, err
+
+
+# ---------------------------------------------------------------------------
 # Malformed files: exit status 2, one line on stderr, no traceback
 # ---------------------------------------------------------------------------
 
@@ -554,6 +731,18 @@ def test_repository_case_files_catch_a_one_ulp_error():
     results = cases.run_file(path, impl=make_impl(perturb=one_ulp_up))
     failed = {r.case for r in results if r.status == "FAIL"}
     assert "periodic_f32_size4097" in failed and "periodic_bf16_size4097" in failed
+
+
+@pytest.mark.parametrize("name", ["sin.json", "cos.json"])
+def test_repository_trig_case_files(name):
+    document = json.loads((REPO_CASES / name).read_text())
+    dtypes = {case["inputs"]["x"]["dtype"] for case in document["cases"]}
+    assert dtypes == {"float16", "bfloat16", "float32"}  # float64 cases would be skipped
+    results = cases.run_file(REPO_CASES / name, impl=make_impl(perturb=one_ulp_up))
+    # Every non-empty case catches a 1-ULP error, even the seed cases whose
+    # printed expectations need a tolerance.
+    empty = {case["name"] for case in document["cases"] if 0 in case["inputs"]["x"]["shape"]}
+    assert {r.case for r in results if r.status == "PASS"} == empty
 
 
 @needs_crtrig_impl

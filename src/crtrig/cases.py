@@ -1,5 +1,12 @@
 """Case-file runner: ``python -m crtrig cases [FILE ...] [--strict]``.
 
+Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
+ai.onnx.BlackmanWindow (input: the size; attributes periodic and
+output_datatype) and the element-wise ai.onnx.Sin and ai.onnx.Cos (one input
+of any shape, float16 / bfloat16 / float32; the output has the input's dtype
+and shape).  A Sin/Cos case with float64 input is valid but reported as SKIP
+(crtrig has no float64 sin/cos yet).
+
 A case file is JSON::
 
     {"op": "ai.onnx.HannWindow",
@@ -19,11 +26,13 @@ when ``allowNaN`` is true.  With ``--strict`` every output must also equal the
 correctly rounded reference bit for bit (ULP distance 0, same sign of zero).
 
 Numbers in files are read as exact decimals (JSON numbers or strings, plus
-"NaN", "inf", "-inf"); input values are rounded once, directly into the
-input dtype.
+"NaN", "inf", "-inf" and hex floats such as "0x1.8p-1"); input values are
+rounded once, directly into the input dtype.  A negative zero ("-0", "-0.0"
+or the JSON number -0.0; not the JSON integer -0) stays negative in float
+inputs; integer dtypes read it as 0.
 
-Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an
-element-wise op such as ai.onnx.Sin means adding one entry.
+Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
+means adding one entry.
 
 Exit status: 2 if any file is malformed (nothing is run then), otherwise 1 if
 any case failed, otherwise 0.
@@ -181,7 +190,8 @@ class OpSpec:
 
     ``implementation`` names the crtrig callable (looked up lazily, so tests
     can substitute one).  ``call(fn, case)`` runs it and returns the list of
-    outputs; ``reference(case)`` returns the correctly rounded outputs.
+    outputs; ``reference(case)`` returns the correctly rounded outputs;
+    ``unsupported(case)``, if given, names why a valid case is skipped.
     """
 
     name: str
@@ -194,6 +204,8 @@ class OpSpec:
     call: Callable[[Callable, Case], list]
     reference: Callable[[Case], list[np.ndarray]]
     num_outputs: int = 1
+    #: Reason a valid case cannot run yet (reported as SKIP), or "".
+    unsupported: Callable[[Case], str] | None = None
 
 
 def _window_size(case: Case) -> int:
@@ -256,11 +268,64 @@ def _window_op(onnx_name: str, kind: str) -> OpSpec:
     )
 
 
+#: Input (= output) dtypes of the element-wise trigonometric ops.
+TRIG_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+#: The subset crtrig implements; cases of the others are skipped.
+TRIG_SUPPORTED_DTYPES = frozenset({"float16", "bfloat16", "float32"})
+
+
+def _validate_elementwise(case: Case) -> None:
+    """The output has the input's dtype and shape."""
+    source = case.inputs[0]
+    output = case.outputs[0]
+    input_dtype = reference.format_name(source.dtype)
+    if output.dtype != input_dtype:
+        raise _Invalid(
+            f"output {output.name!r} dtype {output.dtype} differs from input "
+            f"{case.input_names[0]!r} dtype {input_dtype}"
+        )
+    if output.shape != source.shape:
+        raise _Invalid(
+            f"output {output.name!r} shape {list(output.shape)} differs from input "
+            f"{case.input_names[0]!r} shape {list(source.shape)}"
+        )
+
+
+def _trig_op(onnx_name: str, func: str) -> OpSpec:
+    def call(fn: Callable, case: Case) -> list:
+        # inf -> NaN raises numpy's "invalid" warning; that is expected here.
+        with np.errstate(invalid="ignore"):
+            return [fn(case.inputs[0])]
+
+    def compute_reference(case: Case) -> list[np.ndarray]:
+        return [reference.trig(func, case.inputs[0])]
+
+    def unsupported(case: Case) -> str:
+        if reference.format_name(case.inputs[0].dtype) not in TRIG_SUPPORTED_DTYPES:
+            return "float64 sin/cos not supported yet"
+        return ""
+
+    return OpSpec(
+        name=onnx_name,
+        implementation=func,
+        input_names=("input",),
+        input_dtypes=(TRIG_DTYPES,),
+        attribute_defaults={},
+        output_dtypes=TRIG_DTYPES,
+        validate=_validate_elementwise,
+        call=call,
+        reference=compute_reference,
+        unsupported=unsupported,
+    )
+
+
 #: Supported ops by their ONNX domain-qualified name.
 OPS: dict[str, OpSpec] = {
     "ai.onnx.HannWindow": _window_op("ai.onnx.HannWindow", "hann"),
     "ai.onnx.HammingWindow": _window_op("ai.onnx.HammingWindow", "hamming"),
     "ai.onnx.BlackmanWindow": _window_op("ai.onnx.BlackmanWindow", "blackman"),
+    "ai.onnx.Sin": _trig_op("ai.onnx.Sin", "sin"),
+    "ai.onnx.Cos": _trig_op("ai.onnx.Cos", "cos"),
 }
 
 
@@ -274,7 +339,7 @@ _NEG_INF_SPELLINGS = {"-inf", "-infinity"}
 
 
 def _exact_value(raw) -> Fraction | int | float:
-    """Exact value of a JSON value: int/Fraction, or float nan / +-inf.
+    """Exact value of a JSON value: int/Fraction, or float nan / +-inf / -0.0.
 
     JSON numbers arrive as int or Decimal (the file is parsed with
     ``parse_float=Decimal``), so no binary rounding has happened yet.
@@ -297,7 +362,8 @@ def _exact_value(raw) -> Fraction | int | float:
             return -math.inf
         if text.lstrip("+-").startswith("0x"):
             try:
-                return Fraction(float.fromhex(text))
+                value = float.fromhex(text)
+                return -0.0 if _is_negative_zero(value) else Fraction(value)
             except (ValueError, OverflowError):
                 raise _Invalid(f"value {raw!r} is not a number") from None
         try:
@@ -312,12 +378,18 @@ def _decimal_to_exact(value: Decimal, raw) -> Fraction | int | float:
         return math.nan
     if value.is_infinite():
         return math.inf if value > 0 else -math.inf
+    if value.is_zero() and value.is_signed():
+        return -0.0
     exact = Fraction(value)
     return int(exact) if exact.denominator == 1 else exact
 
 
 def _is_nan(x) -> bool:
     return isinstance(x, float) and math.isnan(x)
+
+
+def _is_negative_zero(x) -> bool:
+    return isinstance(x, float) and x == 0.0 and math.copysign(1.0, x) < 0
 
 
 def _is_inf(x) -> bool:
@@ -334,12 +406,13 @@ def _to_dtype_array(values: list, dtype_name: str, shape: tuple[int, ...]) -> np
         fmt = reference.FLOAT_FORMATS[dtype_name]
         bits = []
         for value in values:
-            if isinstance(value, float):  # nan / inf
+            if isinstance(value, float):  # nan / inf / -0.0
                 bits.append(reference.float_to_bits(value, fmt))
             else:
                 bits.append(reference.round_rational(value.numerator, value.denominator, fmt))
         return np.array(bits, dtype=fmt.bits_dtype).view(dtype).reshape(shape)
     info = np.iinfo(dtype)
+    values = [0 if _is_negative_zero(value) else value for value in values]
     for value in values:
         if isinstance(value, float) or Fraction(value).denominator != 1:
             raise _Invalid(f"value {_show(value)} is not an integer ({dtype_name})")
@@ -400,6 +473,8 @@ def _parse_tolerance(spec: Mapping, key: str, what: str) -> Fraction:
     if key not in spec:
         return Fraction(0)
     value = _exact_value(spec[key])
+    if _is_negative_zero(value):
+        value = 0
     if isinstance(value, float) or value < 0:
         raise _Invalid(f"{what}{key} must be a non-negative finite number")
     return Fraction(value)
@@ -688,6 +763,11 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None) -> Ca
     if missing:
         result.status = "SKIP"
         result.reason = f"requires feature(s) {', '.join(missing)} not provided by the CPU runner"
+        return result
+    skip_reason = case.op.unsupported(case) if case.op.unsupported is not None else ""
+    if skip_reason:
+        result.status = "SKIP"
+        result.reason = skip_reason
         return result
 
     try:

@@ -1,8 +1,13 @@
-"""Exact, correctly rounded reference for the ONNX window functions.
+"""Exact, correctly rounded reference for the ONNX window functions and for
+element-wise sin and cos.
 
 This module is the slow, obviously-correct twin of crtrig's C core.  It uses
 only the Python standard library plus numpy and ml_dtypes, so it works after a
 plain ``pip install crtrig``.
+
+Windows: ``window``, ``window_bits``, ``window_value`` (described next).
+Sine and cosine: ``trig(func, array)`` and ``trig_bits(func, x, fmt)``, with
+the method described in the section "Sine and cosine of a float" below.
 
 Semantics (ONNX opset 17 HannWindow / HammingWindow / BlackmanWindow)
 ---------------------------------------------------------------------
@@ -65,12 +70,15 @@ import numpy as np
 
 __all__ = [
     "KINDS",
+    "TRIG_FUNCTIONS",
     "COEFFICIENTS",
     "FLOAT_FORMATS",
     "INTEGER_FORMATS",
     "window",
     "window_bits",
     "window_value",
+    "trig",
+    "trig_bits",
     "round_rational",
     "bits_to_float",
     "float_to_bits",
@@ -598,3 +606,187 @@ def _as_size(size) -> int:
     if size < 0:
         raise ValueError(f"size must be non-negative, got {size}")
     return size
+
+
+# ---------------------------------------------------------------------------
+# Sine and cosine of a float
+# ---------------------------------------------------------------------------
+#
+# x = M * 2**E exactly (M, E integers).  For a = |x| we find an integer k
+# and an enclosure of the remainder r = a - k pi/2 (|r| <= pi/4 plus a hair)
+# in fixed point with W fraction bits, using pi with enough bits that k*pi
+# is still accurate to a few units of 2**-W however large k is.  Then
+#
+#     sin(a) = sin(r), cos(r), -sin(r), -cos(r)   for k mod 4 = 0, 1, 2, 3
+#     cos(a) = sin(a + pi/2): the same table at k + 1,
+#
+# and sin(-a) = -sin(a), cos(-a) = cos(a).  sin(r) or cos(r) is evaluated
+# once, at the midpoint of r's enclosure, with the Taylor kernels above;
+# both are 1-Lipschitz, so widening the kernel's error bound by the
+# enclosure's radius gives a rigorous enclosure of the result.  Both ends are
+# rounded exactly into the target format; if they differ, W is doubled.
+#
+# The loop terminates for every finite non-zero x: sin(x) and cos(x) are
+# transcendental there (Lindemann-Weierstrass), so never zero, never a
+# rounding boundary (a dyadic rational) and never exactly the value of a float.
+
+#: The element-wise trigonometric functions ``trig`` and ``trig_bits`` accept.
+TRIG_FUNCTIONS = ("sin", "cos")
+
+# Starting fixed-point precision W: the result's leading bit plus this many
+# bits.  The enclosure is a few dozen units of 2**-W wide, so the first try
+# settles all but inputs whose value lies within about 2**-55 (relative) of
+# a rounding boundary, or whose remainder r is tiny.
+_TRIG_INITIAL_BITS = 64
+_TRIG_MAX_BITS = 1 << 20
+
+# The most precise pi computed so far: (bits, approximation, error bound).
+# Any smaller precision is derived from it by a shift.
+_best_pi: tuple[int, int, int] = (0, 0, 0)
+
+
+def _pi_scaled(bits: int) -> tuple[int, int]:
+    """pi * 2**bits as (approximation, error bound) for any bits >= 0.
+
+    Computes pi once at a generous precision and truncates it for smaller
+    requests: if |pi 2**B - P| <= e then, for s = B - bits,
+    |pi 2**bits - floor(P / 2**s)| <= e / 2**s + 1 <= (e >> s) + 2.
+    """
+    global _best_pi
+    best_bits, approximation, error = _best_pi
+    if best_bits < bits:
+        best_bits = max(bits, 2 * best_bits, 1024)
+        approximation, error = _pi_fixed(best_bits)
+        _best_pi = (best_bits, approximation, error)
+    shift = best_bits - bits
+    return approximation >> shift, (error >> shift) + 2
+
+
+def _reduce_quarter_turns(mantissa: int, exponent: int, bits: int) -> tuple[int, int, int]:
+    """Reduce a = mantissa * 2**exponent > 0 modulo pi/2.
+
+    Returns ``(k, lo, hi)`` with integers such that the exact remainder
+    ``a - k pi / 2`` lies in ``[lo, hi] / 2**bits``; k is the integer nearest
+    to ``2 a / pi`` (up to the accuracy of pi used), so the remainder is at
+    most pi/4 plus a negligible amount in magnitude.
+    """
+    if exponent + mantissa.bit_length() <= -1:
+        # a < 1/2 < pi/4: no reduction, r = a.
+        shift = exponent + bits
+        if shift >= 0:
+            exact = mantissa << shift
+            return 0, exact, exact
+        return 0, mantissa >> -shift, -((-mantissa) >> -shift)
+
+    # a < 2**magnitude_bits, so k <= 2a/pi < 2**magnitude_bits.  pi carries
+    # `guard` bits more than k*pi needs, which keeps k * pi's error (below
+    # k * pi_error units of 2**-(pi_bits + 1)) under 2**-20 units of 2**-bits.
+    magnitude_bits = exponent + mantissa.bit_length()
+    guard = 32 + (bits + magnitude_bits).bit_length()
+    # At least -exponent bits, so that a is an integer in the units below.
+    pi_bits = max(bits + magnitude_bits + guard, -exponent)
+    pi_approx, pi_error = _pi_scaled(pi_bits)
+    # Work in units of 2**-(pi_bits + 1), where pi/2 is pi_approx.
+    scaled_a = mantissa << (pi_bits + 1 + exponent)
+    k = (2 * scaled_a + pi_approx) // (2 * pi_approx)
+    remainder = scaled_a - k * pi_approx
+    remainder_error = k * pi_error
+    shift = pi_bits + 1 - bits
+    lo = (remainder - remainder_error) >> shift
+    hi = -((-(remainder + remainder_error)) >> shift)
+    return k, lo, hi
+
+
+def _kernel_interval(use_cos: bool, lo: int, hi: int, bits: int) -> tuple[int, int]:
+    """Enclosure [lower, upper] / 2**bits of sin(r) or cos(r) for every r in
+    [lo, hi] / 2**bits, where |r| < 1.
+
+    One Taylor evaluation at the midpoint; sin and cos are 1-Lipschitz, so
+    the enclosure's radius (at most hi - lo) adds to the kernel's error.
+    """
+    middle = (lo + hi) >> 1
+    radius = hi - lo
+    magnitude = abs(middle)
+    if use_cos:
+        value, error = _cos_fixed(magnitude, bits)
+        error += radius
+        return value - error, min(value + error, 1 << bits)
+    value, error = _sin_fixed(magnitude, bits)
+    error += radius
+    if middle < 0:
+        value = -value
+    return value - error, value + error
+
+
+def _check_trig_function(func: str) -> str:
+    if func not in TRIG_FUNCTIONS:
+        raise ValueError(f"unknown function {func!r}; expected one of {', '.join(TRIG_FUNCTIONS)}")
+    return func
+
+
+def _trig_bits_finite(func: str, x: float, f: FloatFormat, initial_bits: int | None = None) -> int:
+    """Correctly rounded sin/cos of a finite non-zero float ``x`` in ``f``."""
+    numerator, denominator = x.as_integer_ratio()
+    negative = numerator < 0
+    mantissa = abs(numerator)
+    exponent = 1 - denominator.bit_length()  # denominator is 2**-exponent
+    # Results of size ~|x| (sin of a small x) need fraction bits below x's
+    # leading bit; everything else is at least of order 2**-bits anyway.
+    leading_zeros = max(0, -(exponent + mantissa.bit_length()))
+    bits = initial_bits if initial_bits is not None else _TRIG_INITIAL_BITS + leading_zeros
+    while True:
+        k, lo, hi = _reduce_quarter_turns(mantissa, exponent, bits)
+        quadrant = (k + (func == "cos")) & 3
+        lower, upper = _kernel_interval(quadrant & 1 == 1, lo, hi, bits)
+        # Quadrants 2 and 3 negate; so does sin of a negative argument.
+        if (quadrant >= 2) != (negative and func == "sin"):
+            lower, upper = -upper, -lower
+        scale = 1 << bits
+        low_bits = round_rational(lower, scale, f)
+        if low_bits == round_rational(upper, scale, f):
+            return low_bits
+        bits *= 2
+        if bits > _TRIG_MAX_BITS:  # pragma: no cover - would mean a bug
+            raise ArithmeticError(f"{func}({x!r}): no convergence")
+
+
+def trig_bits(func: str, x, fmt) -> int:
+    """Bit pattern of ``func(x)`` correctly rounded into ``fmt``.
+
+    ``func`` is "sin" or "cos"; ``x`` any float64 value (a Python or numpy
+    float; float16/bfloat16/float32 values are float64 values); ``fmt`` a
+    float format name or dtype ("float16", "bfloat16", "float32",
+    "float64").  Special values: sin(+-0) = +-0, cos(+-0) = 1, and infinities
+    and NaN give the canonical quiet NaN.
+    """
+    _check_trig_function(func)
+    f = _float_format(fmt)
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return f.nan_bits
+    if value == 0.0:
+        if func == "cos":
+            return round_rational(1, 1, f)
+        return f.sign_bit if math.copysign(1.0, value) < 0 else 0
+    return _trig_bits_finite(func, value, f)
+
+
+def trig(func: str, x) -> np.ndarray:
+    """Element-wise correctly rounded ``func`` ("sin" or "cos") of an array.
+
+    ``x`` is an array of float16, bfloat16, float32 or float64; the result
+    has the same dtype and shape (a 0-d array for a 0-d input).  Each distinct
+    input value is computed once.
+    """
+    _check_trig_function(func)
+    array = np.asarray(x)
+    name = format_name(array.dtype, _strict=False)
+    if name not in FLOAT_FORMATS:
+        raise TypeError(f"trig: unsupported dtype {array.dtype}")
+    f = FLOAT_FORMATS[name]
+    patterns = array.view(f.bits_dtype).reshape(-1)
+    distinct, positions = np.unique(patterns, return_inverse=True)
+    with np.errstate(invalid="ignore"):  # signalling NaN patterns
+        distinct_values = distinct.view(f.dtype).astype(np.float64).tolist()
+    results = np.array([trig_bits(func, v, f) for v in distinct_values], dtype=f.bits_dtype)
+    return results[positions.reshape(-1)].view(f.dtype).reshape(array.shape)
