@@ -117,6 +117,11 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
+/* Test hooks: the unrounded value and error bound of the SIMD first passes
+ * (baseline build): sin/cos for 2^-120 <= |x| < 2^24, w[n] for 0 <= n <= D. */
+void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e);
+void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e);
+
 /* Test hook: the unrounded value of w[n] from the double (lo = 0) or the
  * double-double stage, for checking their error bounds (2^-47 and 2^-96).
  * Returns CRTRIG_EINVAL where w[n] is an exact point (or D == 0, n > D, bad

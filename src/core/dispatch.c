@@ -9,15 +9,18 @@
 enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT };
 
 static const crtrig_target TARGETS[TARGET_COUNT] = {
-#define CRTRIG_SINCOS_PASSES(suffix) \
-    crtrig_sincos_pass_float32_##suffix, crtrig_sincos_pass_bfloat16_##suffix, crtrig_sincos_pass_float16_##suffix
-    {"baseline", CRTRIG_SINCOS_PASSES(baseline)},
+#define CRTRIG_PASSES(suffix)                                                                 \
+    {crtrig_sincos_pass_float16_##suffix, crtrig_sincos_pass_bfloat16_##suffix,               \
+     crtrig_sincos_pass_float32_##suffix},                                                    \
+    {crtrig_window_pass_float16_##suffix, crtrig_window_pass_bfloat16_##suffix,               \
+     crtrig_window_pass_float32_##suffix}
+    {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
-    {"avx2", CRTRIG_SINCOS_PASSES(avx2)},
-    {"avx512", CRTRIG_SINCOS_PASSES(avx512)},
+    {"avx2", CRTRIG_PASSES(avx2)},
+    {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", 0, 0, 0},
-    {"avx512", 0, 0, 0},
+    {"avx2", {0, 0, 0}, {0, 0, 0}},
+    {"avx512", {0, 0, 0}, {0, 0, 0}},
 #endif
 };
 
@@ -41,7 +44,7 @@ static int cpu_supports(int i)
 
 const crtrig_target *crtrig_target_at(int i)
 {
-    if (i < 0 || i >= TARGET_COUNT || !TARGETS[i].sincos_pass_float32 || !cpu_supports(i))
+    if (i < 0 || i >= TARGET_COUNT || !TARGETS[i].sincos_pass[CRTRIG_FLOAT32] || !cpu_supports(i))
         return 0;
     return &TARGETS[i];
 }

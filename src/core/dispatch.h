@@ -14,9 +14,14 @@
 typedef void (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
                                       unsigned char *undecided);
 
+typedef void (*crtrig_window_pass_fn)(int kind, double first, double D, size_t count,
+                                      char *out, unsigned char *undecided);
+
+/* Kernels of one target, indexed by crtrig_dtype: float16, bfloat16, float32. */
 typedef struct crtrig_target {
     const char *name;  /* "baseline", "avx2", "avx512" */
-    crtrig_sincos_pass_fn sincos_pass_float32, sincos_pass_bfloat16, sincos_pass_float16;
+    crtrig_sincos_pass_fn sincos_pass[3];
+    crtrig_window_pass_fn window_pass[3];
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -25,13 +30,16 @@ const crtrig_target *crtrig_active_target(void);
 /* Target i (0 = baseline) if compiled in and supported by this CPU, else NULL. */
 const crtrig_target *crtrig_target_at(int i);
 
-#define CRTRIG_DECLARE_SINCOS_PASSES(suffix)                                                  \
+#define CRTRIG_DECLARE_PASSES(suffix)                                                          \
     void crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
     void crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);
-CRTRIG_DECLARE_SINCOS_PASSES(baseline)
-CRTRIG_DECLARE_SINCOS_PASSES(avx2)
-CRTRIG_DECLARE_SINCOS_PASSES(avx512)
+    void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    void crtrig_window_pass_float32_##suffix(int, double, double, size_t, char *, unsigned char *);  \
+    void crtrig_window_pass_bfloat16_##suffix(int, double, double, size_t, char *, unsigned char *); \
+    void crtrig_window_pass_float16_##suffix(int, double, double, size_t, char *, unsigned char *);
+CRTRIG_DECLARE_PASSES(baseline)
+CRTRIG_DECLARE_PASSES(avx2)
+CRTRIG_DECLARE_PASSES(avx512)
 
 /* sincos_array.c: the array kernel of a given target (test hook). */
 #include "crtrig/crtrig.h"

@@ -12,41 +12,39 @@
  * NaN, float16 results in the subnormal range) go through
  * crtrig_trig_value (all stages) in a second pass.  Both give the correctly
  * rounded value, so the output does not depend on which pass decided.
- * The first pass (sincos_f32_pass.h) is compiled once per SIMD target
- * (dispatch.c); the second pass is shared.
+ * The first pass (sincos_pass.h) is compiled once per SIMD target
+ * (simd_*.c, dispatch.c); the second pass is shared.
  *
- * Error bound of the first pass (u = 2^-53; P(z) >= sin(pi/2)/(1/2) = 2 on z <= 1/4;
- * |SINPI_C[k]| z^k / P(z) <= 0.79, 0.33, 0.040, 0.0024, 8e-5, 1.8e-6, 2.8e-8,
- * 3.3e-10 for k = 0..7, sum 1.16, the first omitted term (k = 8) 3.0e-12;
- * tools/gen_sincospi_coeffs.py and the numbers in tests/test_sincos.py):
- *   truncation (alternating series, decreasing terms):         3.0e-12
- *   coefficients rounded to double, u sum_k |c_k z^k| / P:      1.16 u
- *   z = RN(s^2), moving P by |z P'/P| u <= (0.33 + 0.08 + ...) u: 0.42 u
- *   Horner, two roundings per step of at most the partial sums
- *     (each <= 1.1 times its leading term): 2.2 u sum_k |c_k z^k| / P: 2.6 u
- *   y = RN(s P):                                                1 u
+ * Error bound of the first pass (u = 2^-53).  On z = s^2 <= 1/4 (plus 2^-29):
+ * P(z) >= sin(pi/2)/(1/2) = 2, and the ratios |SINPI_C[k]| z^k / P(z), largest at
+ * z = 1/4, are 1.57, 0.646, 0.080, 0.0047, 1.6e-4, 3.6e-6, 5.7e-8, 6.7e-10 for
+ * k = 0..7 (sum 2.31, sum of k times them 0.82) and 6.07e-12 for the first
+ * omitted term k = 8 (computed with mpmath; tests/test_sincos.py checks the
+ * resulting bound on samples):
+ *   truncation (alternating series, decreasing terms):          6.07e-12
+ *   coefficients rounded to double, u sum_k |c_k z^k| / P:       2.31 u
+ *   z = RN(s^2), moving P by at most u sum_k k |c_k z^k| / P:    0.82 u
+ *   Horner (Higham, Accuracy and Stability, 5.1): gamma_14 sum_k |c_k z^k|,
+ *     relative to P: 14.01 u * 2.31                              32.4 u
+ *   y = RN(s P):                                                 1 u
  *   s: for odd k, RN(1/2 - |t|) errs by u s relative, which moves
- *     sin(pi s) by at most u (pi s cot(pi s) <= 1):              1 u
+ *     sin(pi s) by at most u (pi s cot(pi s) <= 1):               1 u
  *   the reduction: t errs by u |t| + |x| 2^-84 (reduce.c); the relative part
  *     moves the result by at most u, the absolute part by pi |x| 2^-84 < |x| 2^-82.
- * Relative total 3.0e-12 + 7.2u (1 + 1e-6) < 3.01e-12 < 2^-38.2; with ulp(y)/2 <=
- * 2^-53 |y| for rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
- * (2^-37 = 7.3e-12).  Rounding y - e and y + e is monotone in every format
- * (the float32 conversion; round_bits in sincos_pass.h for bfloat16 and the
+ * Relative total 6.07e-12 + 38.6 u < 6.08e-12; with ulp(y)/2 <= 2^-53 |y| for
+ * rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
+ * (2^-37 = 7.28e-12).  Rounding y - e and y + e is monotone in every format
+ * (the float32 conversion; round_bits in pass_common.h for bfloat16 and the
  * normal float16 range), so equal roundings are the correctly rounded f(x).
  * Elements left undecided lie within about 2^-37 |y| of a rounding boundary: a
  * share near 2^-12 for float32, far less for the 16-bit formats.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "dispatch.h"
 #include "fpformat.h"
 #include "sincos.h"
-
-#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_baseline
-#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_baseline
-#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_baseline
-#include "sincos_pass.h"
 
 enum { BLOCK = 256 };
 
@@ -71,9 +69,7 @@ int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func,
     char in_copy[4 * BLOCK], out_copy[4 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT32 ? 4 : 2;
-    crtrig_sincos_pass_fn first_pass = dtype == CRTRIG_FLOAT32 ? target->sincos_pass_float32
-                                     : dtype == CRTRIG_BFLOAT16 ? target->sincos_pass_bfloat16
-                                     : target->sincos_pass_float16;
+    crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
     for (start = 0; start < count; start += BLOCK) {
         size_t n = count - start < BLOCK ? count - start : BLOCK;

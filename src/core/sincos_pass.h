@@ -1,34 +1,22 @@
 /* The first passes of the sin/cos array kernels (float32, bfloat16, float16):
- * one source, compiled once per SIMD target (sincos_array.c baseline,
- * sincos_pass_avx2.c, sincos_pass_avx512.c), each defining SINCOS_PASS_FLOAT32,
- * SINCOS_PASS_BFLOAT16 and SINCOS_PASS_FLOAT16 to its own suffixed names
- * before including this file.  Plain C: the compiler
+ * one source, compiled once per SIMD target by simd_baseline.c, simd_avx2.c and
+ * simd_avx512.c, whose CRTRIG_SIMD_SUFFIX names the functions (pass_common.h).
+ * Plain C: the compiler
  * vectorizes the loop for the target; no FMA is enabled in any target, and
  * contraction is off, so every target computes the same roundings (and the
  * outputs are correctly rounded values anyway).  The error bound is derived in
  * sincos_array.c. */
-#include <math.h>
-#include <string.h>
-#include <stdint.h>
-#include <stddef.h>
+#include "pass_common.h"
 
-/* SINPI_C[0..7] of sincospi.c: (-1)^k pi^(2k+1)/(2k+1)! rounded to double. */
-static const double SINPI_ROW[8] = {
-    0x1.921fb54442d18p+1, -0x1.4abbce625be53p+2, 0x1.466bc6775aae2p+1, -0x1.32d2cce62bd86p-1,
-    0x1.50783487ee782p-4, -0x1.e3074fde8871fp-8, 0x1.e8f434d018d63p-12, -0x1.6fadb9f155744p-16,
-};
 static const double TWO_OVER_PI_H28 = 0x1.45f306e000000p-1;  /* reduce.c */
 static const double TWO_OVER_PI_L = -0x1.b1bbead603d8bp-32;
-
-static inline double bits_to_double(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
-static inline uint64_t double_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b); return b; }
 
 /* The first-pass value for 2^-120 <= |x| < 2^24: y ~ f(x) with
  * |y - f(x)| <= *e (derived in sincos_array.c). */
 static inline double first_pass_value(int func, double x, double *e)
 {
     const double shifter = 0x1.8p52;
-    double v1, p, shifted, f, t, sa, z, q, y;
+    double v1, p, shifted, f, t, sa, y;
     uint64_t k, mask;
     v1 = x * TWO_OVER_PI_H28;
     p = x * TWO_OVER_PI_L;
@@ -38,29 +26,10 @@ static inline double first_pass_value(int func, double x, double *e)
     k = (double_to_bits(shifted) + (uint64_t)func) & 3u;
     mask = (uint64_t)0 - (k & 1u);             /* all ones for odd k */
     sa = bits_to_double((double_to_bits(t) & ~mask) | (double_to_bits(0.5 - fabs(t)) & mask));
-    z = sa * sa;
-    q = SINPI_ROW[7];
-    q = q * z + SINPI_ROW[6];
-    q = q * z + SINPI_ROW[5];
-    q = q * z + SINPI_ROW[4];
-    q = q * z + SINPI_ROW[3];
-    q = q * z + SINPI_ROW[2];
-    q = q * z + SINPI_ROW[1];
-    q = q * z + SINPI_ROW[0];
-    y = sa * q;
+    y = sinpi_half_turn(sa);
     y = bits_to_double(double_to_bits(y) ^ ((k & 2u) << 62));  /* negate for k = 2, 3 */
     *e = fabs(y) * 0x1p-37 + fabs(x) * 0x1p-82;
     return y;
-}
-
-/* Round the bits of a double (normal range of the target, below 2^15) to
- * nearest-even keeping 53 - dropped significant bits: add half a quantum minus
- * one plus the last kept bit, clear the dropped bits (a carry into the exponent
- * is the right result). */
-static inline uint64_t round_bits(uint64_t b, int dropped)
-{
-    uint64_t half = (uint64_t)1 << (dropped - 1);
-    return (b + (half - 1) + ((b >> dropped) & 1u)) & ~((half << 1) - 1);
 }
 
 /* First passes over count <= BLOCK contiguous inputs (in, maybe unaligned)
@@ -73,7 +42,7 @@ static inline uint64_t round_bits(uint64_t b, int dropped)
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize")))
 #endif
-void SINCOS_PASS_FLOAT32(int func, const char *in, char *out, size_t count,
+void CRTRIG_KERNEL(sincos_pass_float32)(int func, const char *in, char *out, size_t count,
                          unsigned char *undecided)
 {
     size_t i;
@@ -97,7 +66,7 @@ void SINCOS_PASS_FLOAT32(int func, const char *in, char *out, size_t count,
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize")))
 #endif
-void SINCOS_PASS_BFLOAT16(int func, const char *in, char *out, size_t count,
+void CRTRIG_KERNEL(sincos_pass_bfloat16)(int func, const char *in, char *out, size_t count,
                           unsigned char *undecided)
 {
     size_t i;
@@ -128,7 +97,7 @@ void SINCOS_PASS_BFLOAT16(int func, const char *in, char *out, size_t count,
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("tree-vectorize")))
 #endif
-void SINCOS_PASS_FLOAT16(int func, const char *in, char *out, size_t count,
+void CRTRIG_KERNEL(sincos_pass_float16)(int func, const char *in, char *out, size_t count,
                          unsigned char *undecided)
 {
     size_t i;
@@ -160,4 +129,11 @@ void SINCOS_PASS_FLOAT16(int func, const char *in, char *out, size_t count,
         memcpy(out + 2 * i, &r16, sizeof r16);
         undecided[i] = (unsigned char)((1u - inside) | tiny | ((uint32_t)(lo != hi) << 1));
     }
+}
+
+/* Test hook: the first pass's unrounded f(x) and its bound e, for
+ * 2^-120 <= |x| < 2^24. */
+void CRTRIG_KERNEL(sincos_pass_value)(int func, double x, double *y, double *e)
+{
+    *y = first_pass_value(func, x, e);
 }

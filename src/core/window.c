@@ -25,6 +25,8 @@
  * Stages (Ziv): each computes w~ with a proven bound |w~ - w| <= eps w, forms
  * endpoints lo <= w <= hi and rounds both; rounding is monotone, so if they
  * agree, that is the correctly rounded w.  Otherwise the next stage runs.
+ *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; not for
+ *                   float64 outputs); what it leaves undecided goes on below
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
@@ -35,8 +37,10 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "sincospi.h"
+#include "sincos.h"
+#include "dispatch.h"
 
-enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15 };
+enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
 /* The folded phase of element n: either an exact point (s = i/4) or sin/cos of pi a/b. */
 typedef struct phase {
@@ -247,6 +251,39 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
     return round_multi(kind, &ph, 0, 0, fmt, multi_bits, counts, result);
 }
 
+/* Non-float64 outputs, normal operation: the SIMD first pass (window_pass.h)
+ * over blocks, the elements it leaves undecided through window_element. */
+static int window_blocks(crtrig_window_kind kind, uint64_t size, uint64_t D, crtrig_dtype dtype,
+                         crtrig_dtype fmt, int multi_bits, char *out, ptrdiff_t stride,
+                         crtrig_stage_counts *counts)
+{
+    crtrig_window_pass_fn first_pass = crtrig_active_target()->window_pass[fmt];
+    const ptrdiff_t width = fmt == CRTRIG_FLOAT32 ? 4 : 2;
+    char values[4 * BLOCK];
+    unsigned char undecided[BLOCK];
+    uint64_t start;
+    for (start = 0; start < size; start += BLOCK) {
+        size_t count = size - start < BLOCK ? (size_t)(size - start) : BLOCK, i;
+        first_pass((int)kind, (double)start, (double)D, count, values, undecided);
+        for (i = 0; i < count; i++) {
+            double v;
+            if (undecided[i]) {
+                int rc = window_element(kind, start + i, D, fmt,
+                                        undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
+                                        multi_bits, counts, &v);
+                if (rc != CRTRIG_OK)
+                    return rc;
+            } else {
+                v = crtrig_trig_load(fmt, values + width * (ptrdiff_t)i);
+                if (counts)
+                    counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+            }
+            crtrig_store(dtype, v, out + (ptrdiff_t)(start + i) * stride);
+        }
+    }
+    return CRTRIG_OK;
+}
+
 int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts)
@@ -263,6 +300,8 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
         return CRTRIG_OK;
     fmt = crtrig_compute_format(dtype);
     D = periodic ? (uint64_t)size : (uint64_t)size - 1;
+    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
+        return window_blocks(kind, (uint64_t)size, D, dtype, fmt, multi_bits, out, stride, counts);
     for (n = 0; n < (uint64_t)size; n++) {
         double v;
         int rc = window_element(kind, n, D, fmt, first_stage, multi_bits, counts, &v);

@@ -37,6 +37,8 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             char *out, Py_ssize_t out_stride, size_t count)
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
+    void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
+    void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
     int crtrig_trig_strided_target(int target, int func, int dtype, const char *inp,
@@ -264,3 +266,17 @@ def trig_with_target(int target, int func, cnp.ndarray x):
                                       <char *>cnp.PyArray_DATA(out), cnp.PyArray_STRIDES(out)[0],
                                       <size_t>x.shape[0]))
     return out
+
+
+def first_pass_value(str what, int which, double a, double b=0.0):
+    """Test hook: (value, bound) of the SIMD first pass (baseline build).
+    what="sincos": which = 0 sin / 1 cos, a = x (2^-120 <= |x| < 2^24);
+    what="window": which = kind, a = n, b = D."""
+    cdef double v = 0.0, e = 0.0
+    if what == "sincos":
+        crtrig_sincos_pass_value_baseline(which, a, &v, &e)
+    elif what == "window":
+        crtrig_window_pass_value_baseline(which, a, b, &v, &e)
+    else:
+        raise ValueError(what)
+    return v, e

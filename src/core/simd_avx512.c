@@ -1,5 +1,5 @@
-/* The sin/cos first passes compiled for AVX-512 (F, DQ, VL, BW; x86-64,
- * GCC or clang).  No FMA: these features do not enable it, and contraction is off. */
+/* The first-pass kernels compiled for AVX-512 F, DQ, VL and BW (x86-64, GCC or clang).  No FMA:
+ * these features do not enable it, and contraction is off anyway. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512vl,avx512bw"))), apply_to = function)
@@ -7,10 +7,9 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw")
 #endif
-#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_avx512
-#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_avx512
-#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_avx512
+#define CRTRIG_SIMD_SUFFIX avx512
 #include "sincos_pass.h"
+#include "window_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -1,5 +1,5 @@
-/* The sin/cos first passes compiled for AVX2 (x86-64, GCC or clang).
- * No FMA: "avx2" alone does not enable it, and contraction is off anyway. */
+/* The first-pass kernels compiled for AVX2 (x86-64, GCC or clang).  No FMA:
+ * "avx2" alone does not enable it, and contraction is off anyway. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
@@ -7,10 +7,9 @@
 #pragma GCC push_options
 #pragma GCC target("avx2")
 #endif
-#define SINCOS_PASS_FLOAT32 crtrig_sincos_pass_float32_avx2
-#define SINCOS_PASS_BFLOAT16 crtrig_sincos_pass_bfloat16_avx2
-#define SINCOS_PASS_FLOAT16 crtrig_sincos_pass_float16_avx2
+#define CRTRIG_SIMD_SUFFIX avx2
 #include "sincos_pass.h"
+#include "window_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -1,0 +1,53 @@
+/* Pieces shared by the first passes (sincos_pass.h, window_pass.h), which
+ * are compiled once per SIMD target: plain C99 the compiler can vectorize. */
+#ifndef CRTRIG_PASS_COMMON_H
+#define CRTRIG_PASS_COMMON_H
+
+#include <math.h>
+#include <string.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* Kernel names carry the target's suffix: CRTRIG_KERNEL(sincos_pass_float32)
+ * is crtrig_sincos_pass_float32_avx2 when CRTRIG_SIMD_SUFFIX is avx2. */
+#define CRTRIG_CAT_(a, b) crtrig_##a##_##b
+#define CRTRIG_CAT(a, b) CRTRIG_CAT_(a, b)
+#define CRTRIG_KERNEL(name) CRTRIG_CAT(name, CRTRIG_SIMD_SUFFIX)
+
+/* SINPI_C[0..7] of sincospi.c: (-1)^k pi^(2k+1)/(2k+1)! rounded to double. */
+static const double SINPI_ROW[8] = {
+    0x1.921fb54442d18p+1, -0x1.4abbce625be53p+2, 0x1.466bc6775aae2p+1, -0x1.32d2cce62bd86p-1,
+    0x1.50783487ee782p-4, -0x1.e3074fde8871fp-8, 0x1.e8f434d018d63p-12, -0x1.6fadb9f155744p-16,
+};
+
+static inline double bits_to_double(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
+static inline uint64_t double_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b); return b; }
+
+/* sin(pi s) for |s| <= 1/2 + 2^-30 by the Taylor polynomial s P(s^2) of degree
+ * 7 in s^2.  Relative error < 6.07e-12 + 36.6 u < 6.08e-12: truncation and
+ * rounding, derived in sincos_array.c (s taken as exact). */
+static inline double sinpi_half_turn(double s)
+{
+    double z = s * s;
+    double q = SINPI_ROW[7];
+    q = q * z + SINPI_ROW[6];
+    q = q * z + SINPI_ROW[5];
+    q = q * z + SINPI_ROW[4];
+    q = q * z + SINPI_ROW[3];
+    q = q * z + SINPI_ROW[2];
+    q = q * z + SINPI_ROW[1];
+    q = q * z + SINPI_ROW[0];
+    return s * q;
+}
+
+/* Round the bits of a double (normal range of the target, below 2^15) to
+ * nearest-even keeping 53 - dropped significant bits: add half a quantum minus
+ * one plus the last kept bit, clear the dropped bits (a carry into the exponent
+ * is the right result). */
+static inline uint64_t round_bits(uint64_t b, int dropped)
+{
+    uint64_t half = (uint64_t)1 << (dropped - 1);
+    return (b + (half - 1) + ((b >> dropped) & 1u)) & ~((half << 1) - 1);
+}
+
+#endif
