@@ -64,6 +64,7 @@ typedef struct crtrig_stage_counts {
     uint64_t exact;          /* rational points (s in {0, 1/4, 1/2, 3/4, 1}) and NaN */
     uint64_t by_stage[3];    /* elements decided by each crtrig_stage */
     uint64_t multi_retries;  /* precision increases inside the multi-precision loop */
+    uint64_t mirrored;       /* window elements copied from their mirror image w[D - n] */
 } crtrig_stage_counts;
 
 /* Fill out[0 .. size-1] (byte stride `stride`, may be negative) with the

@@ -32,6 +32,7 @@
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
  */
 #include <math.h>
+#include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
 #include "fpformat.h"
@@ -41,6 +42,9 @@
 #include "dispatch.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
+
+/* Bytes per element of each crtrig_dtype. */
+static const size_t ELEMENT_SIZE[CRTRIG_NUM_DTYPES] = {2, 2, 4, 8, 1, 1, 2, 2, 4, 4, 8, 8};
 
 /* The folded phase of element n: either an exact point (s = i/4) or sin/cos of pi a/b. */
 typedef struct phase {
@@ -302,9 +306,17 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
     D = periodic ? (uint64_t)size : (uint64_t)size - 1;
     if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
         return window_blocks(kind, (uint64_t)size, D, dtype, fmt, multi_bits, out, stride, counts);
+    /* w[n] = w[D - n]: past the middle, copy the element already computed. */
     for (n = 0; n < (uint64_t)size; n++) {
         double v;
-        int rc = window_element(kind, n, D, fmt, first_stage, multi_bits, counts, &v);
+        int rc;
+        if (D > 0 && 2 * n > D) {
+            memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, ELEMENT_SIZE[dtype]);
+            if (counts)
+                counts->mirrored++;
+            continue;
+        }
+        rc = window_element(kind, n, D, fmt, first_stage, multi_bits, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
         crtrig_store(dtype, v, out + (ptrdiff_t)n * stride);

@@ -27,6 +27,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
         uint64_t exact
         uint64_t by_stage[3]
         uint64_t multi_retries
+        uint64_t mirrored
     int crtrig_window_ex(int kind, int64_t size, int periodic, int dtype, char *out,
                          Py_ssize_t stride, const crtrig_eval_options *opt,
                          crtrig_stage_counts *counts)
@@ -90,7 +91,7 @@ cdef int _check(int rc) except -1:
 cdef dict _counts_dict(crtrig_stage_counts *counts):
     return {"exact": counts.exact, "double": counts.by_stage[0],
             "double-double": counts.by_stage[1], "multi-precision": counts.by_stage[2],
-            "multi-precision retries": counts.multi_retries}
+            "multi-precision retries": counts.multi_retries, "mirrored": counts.mirrored}
 
 
 cdef void _init(crtrig_eval_options *opt, crtrig_stage_counts *counts,
@@ -100,6 +101,7 @@ cdef void _init(crtrig_eval_options *opt, crtrig_stage_counts *counts,
     counts.exact = 0
     counts.by_stage[0] = counts.by_stage[1] = counts.by_stage[2] = 0
     counts.multi_retries = 0
+    counts.mirrored = 0
 
 
 def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
