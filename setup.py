@@ -49,7 +49,21 @@ extensions = [
         sources=[os.path.join("src", "crtrig", "_core.pyx")] + CORE_SOURCES,
         include_dirs=["include", os.path.join("src", "core"), numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+        # The core calls libm (fmod, nextafter): link it rather than rely on the
+        # interpreter having loaded it.  MSVC's C runtime has no separate libm.
+        libraries=[] if os.name == "nt" else ["m"],
+    ),
+    # crtrig._verify: `python -m crtrig verify`, which checks the float32 sin/cos
+    # of the C core (through its public entry point) against the C library's
+    # long double sinl/cosl.  The core is compiled into it again, with the same flags.
+    Extension(
+        "crtrig._verify",
+        sources=[os.path.join("src", "crtrig", "_verify.pyx"), os.path.join("src", "verify", "verify_f32.c")]
+        + CORE_SOURCES,
+        include_dirs=["include", os.path.join("src", "core"), os.path.join("src", "verify"), numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        libraries=[] if os.name == "nt" else ["m"],
+    ),
 ]
 
 setup(

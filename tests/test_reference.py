@@ -99,6 +99,7 @@ def test_known_exact_values():
     assert reference.window("hann", 1, False, "int32").tolist() == [0]
 
 
+@pytest.mark.slow
 def test_sizes_up_to_512_every_dtype_is_fast_enough():
     # The brief: 3 kinds x 2 modes x 12 dtypes for sizes 0..512 well under a
     # minute.  A quarter of that workload must stay well under 15 s.

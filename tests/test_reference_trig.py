@@ -84,6 +84,7 @@ def double_rounded(func: str, x: float, wide: str, narrow: str) -> float:
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", sorted(SMALL_FORMATS))
 @pytest.mark.parametrize("func", FUNCTIONS)
 def test_every_16_bit_input(fmt, func):

@@ -62,6 +62,7 @@ HARD_FLOAT32 = {
 HARD_FLOAT16 = {"sin": [0.2093505859375, 300.0], "cos": [0.0584716796875]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dtype", SMALL_DTYPES)
 @pytest.mark.parametrize("func", FUNCS)
 def test_exhaustive_16_bit_formats(func, dtype):

@@ -29,6 +29,11 @@
 #ifndef CRTRIG_DD_H
 #define CRTRIG_DD_H
 
+#include <float.h>
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0 && FLT_EVAL_METHOD != -1
+#error "crtrig needs double arithmetic evaluated in double (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
+#endif
+
 typedef struct { double hi, lo; } dd_t;
 
 static inline dd_t dd_fast_two_sum(double a, double b)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import cases
+from . import cases, verify
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m crtrig",
-        description="crtrig: correctly rounded ONNX window functions.",
+        description="crtrig: correctly rounded ONNX window functions, Sin and Cos.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     cases.configure_parser(
@@ -25,6 +25,17 @@ def build_parser() -> argparse.ArgumentParser:
             help="run JSON case files against crtrig",
             description="Run JSON case files (default: those shipped with crtrig) "
             "against crtrig's implementation and print one line per case.",
+        )
+    )
+    verify.configure_parser(
+        commands.add_parser(
+            "verify",
+            help="check crtrig's sin/cos against an independent oracle",
+            description="Check crtrig.sin or crtrig.cos on every (--exhaustive) or on "
+            "random (--sample N) bit patterns of a float type against an oracle that "
+            "does not use crtrig's C core: glibc's x87 long double sinl/cosl with a "
+            "margin for float32, exact arithmetic for the inputs near a rounding "
+            "boundary and for float16/bfloat16.",
         )
     )
     return parser

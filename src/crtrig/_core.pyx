@@ -219,13 +219,16 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
     loop_data[which][1] = &loops[which][1]
     ufunc = PyUFunc_FromFuncAndData(loop_funcs, loop_data[which], loop_types, 2, 1, 1,
                                     -1, name, doc, 0)  # -1: PyUFunc_None (no identity)
-    PyUFunc_RegisterLoopForType(ufunc, BFLOAT16_TYPE_NUMBER, trig_loop, bfloat16_types,
-                                &loops[which][2])
+    PyUFunc_RegisterLoopForType(ufunc, BFLOAT16_TYPE_NUMBER, <PyUFuncGenericFunction>trig_loop,
+                                bfloat16_types, &loops[which][2])
     return ufunc
 
 
-loop_funcs[0] = trig_loop
-loop_funcs[1] = trig_loop
+# The casts: numpy's C headers declare the loop type with const npy_intp * (Cython's
+# .pxd without const), and GCC 14 (the manylinux_2_28 image) and clang 16+ reject the
+# implicit conversion between the two function pointer types.
+loop_funcs[0] = <PyUFuncGenericFunction>trig_loop
+loop_funcs[1] = <PyUFuncGenericFunction>trig_loop
 loop_types[0] = cnp.NPY_FLOAT16
 loop_types[1] = cnp.NPY_FLOAT16
 loop_types[2] = cnp.NPY_FLOAT

@@ -1,0 +1,513 @@
+"""Verification of crtrig.sin / crtrig.cos against an independent oracle:
+``python -m crtrig verify sin|cos [--dtype float32|float16|bfloat16]
+[--exhaustive | --sample N | --range FIRST:LAST] [--jobs J] [--seed S]``.
+
+float32, with the long double oracle
+------------------------------------
+Where C ``long double`` is the x87 80-bit format (x86-64 Linux), each input x
+is checked in C (src/verify/verify_f32.c, through crtrig._verify) against
+L = sinl((long double)x) of the C library (glibc's libm-test-ulps lists at
+most 2 ulp for sinl and 1 ulp for cosl on x86_64, i.e. a relative error of at
+most 2^-62).  When L is farther than the margin 2^-56 |L| from every float32
+rounding boundary, the float32 nearest to L is the correctly rounded result
+and crtrig's result must equal it bit for bit (sign of zero included).
+Otherwise the input is *escalated*: checked exactly (see below).  NaN and
+infinite inputs must give a NaN.  crtrig is called only through its public C
+entry point ``crtrig_trig_strided``; the oracle shares nothing with its core.
+
+Exact check
+-----------
+Escalated inputs, float16 and bfloat16 (all 65536 bit patterns), and float32
+where long double is not the x87 format, are compared with the exactly
+computed correctly rounded value: ``crtrig.reference.trig_bits`` when that
+exists, otherwise MPFR through gmpy2 (a temporary fallback; gmpy2 is a test
+dependency).  Without the long double oracle every float32 input takes this
+slow path, so ``--exhaustive`` is refused there.
+
+Output
+------
+stdout: the oracle, its precision and margin; the number of inputs checked,
+escalated (all checked exactly) and wrong, with examples of wrong results; the
+wall time; and a final line such as
+``sin float32: 4294967296 inputs, 0 wrong, 123 escalated, 812.3 s``.
+stderr: progress (a bar on a terminal, otherwise a line every
+``--progress-interval`` seconds) with done/total, rate and ETA.
+
+Exit status: 0 when no result is wrong, 1 when some are, 2 for a run that
+cannot be made (e.g. ``--exhaustive`` float32 without the oracle).
+
+Work is split into chunks (2^22 inputs for float32) run by ``--jobs``
+processes (default: os.cpu_count()); chunks are visited in a spread-out order
+so that the rate, and hence the ETA, is representative early on.
+
+Test hook: the hidden option ``--corrupt-for-test BITS`` flips the last bit of
+crtrig's result for the input with bit pattern BITS (added to the sample with
+``--sample``), which the run must report as wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import platform
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import numpy as np
+
+from . import reference
+
+PROGRAM = "crtrig verify"
+FUNCS = ("sin", "cos")
+DTYPES = ("float32", "float16", "bfloat16")
+DEFAULT_SAMPLE = 1_000_000
+DEFAULT_SEED = 0
+
+#: Inputs per chunk of work for the long double oracle (1024 chunks for 2^32).
+ORACLE_CHUNK = 1 << 22
+#: Inputs per chunk of work for the exact path (much slower per input).
+EXACT_CHUNK = 1 << 12
+
+#: Maximal errors of glibc's x86_64 sinl/cosl in ulps of long double, from
+#: glibc's sysdeps/x86_64/fpu/libm-test-ulps (round-to-nearest entries).
+GLIBC_LDOUBLE_ULPS = {"sin": 2, "cos": 1}
+#: One ulp of a long double is at most 2^-63 of its value.
+LONG_DOUBLE_ULP_LOG2 = -63
+
+#: The default margin, 2^-56 relative, and the accepted range of its log2
+#: (the same as crtrig._verify's; kept here so that building the parser does
+#: not need the compiled module).
+DEFAULT_MARGIN_LOG2 = 56
+MIN_MARGIN_LOG2 = 8
+MAX_MARGIN_LOG2 = 60
+
+#: How many wrong results and escalated inputs are listed in the report.
+MAX_LISTED = 20
+
+
+# ---------------------------------------------------------------------------
+# Exact check
+# ---------------------------------------------------------------------------
+
+#: MPFR exponent range (emin, emax) and precision of each format, for gmpy2
+#: contexts with subnormalize=True (emin is the exponent of the smallest
+#: subnormal, written as 0.1b * 2^emin).
+_MPFR_FORMATS = {
+    "float32": (24, -148, 128),
+    "float16": (11, -23, 16),
+    "bfloat16": (8, -132, 128),
+}
+
+
+def exact_method() -> tuple[str, Optional[Callable[[str, int, str], int]]]:
+    """Name and function of the exact path: ``(description, fn)``.
+
+    ``fn(func, input_bits, fmt)`` returns the bit pattern of func(x)
+    correctly rounded into fmt, for a finite x given by its bit pattern.
+    ``fn`` is None when neither crtrig.reference.trig_bits nor gmpy2 exists.
+    """
+    trig_bits = getattr(reference, "trig_bits", None)
+    if trig_bits is not None:
+        def reference_bits(func: str, input_bits: int, fmt: str) -> int:
+            return int(trig_bits(func, reference.bits_to_float(input_bits, fmt), fmt))
+
+        return "crtrig.reference.trig_bits (exact, pure Python)", reference_bits
+    try:
+        import gmpy2  # noqa: F401  (temporary fallback until reference.trig_bits exists)
+    except ImportError:
+        return "none available (needs crtrig.reference.trig_bits or gmpy2)", None
+    return "MPFR through gmpy2 (temporary fallback: crtrig.reference.trig_bits is absent)", _mpfr_trig_bits
+
+
+def _mpfr_trig_bits(func: str, input_bits: int, fmt: str) -> int:
+    """func(x) correctly rounded into fmt by MPFR (round to nearest, subnormals)."""
+    import gmpy2
+
+    precision, emin, emax = _MPFR_FORMATS[fmt]
+    x = gmpy2.mpfr(reference.bits_to_float(input_bits, fmt), 64)  # exact
+    with gmpy2.context(precision=precision, emin=emin, emax=emax, subnormalize=True,
+                       round=gmpy2.RoundToNearest):
+        value = getattr(gmpy2, func)(x)
+    return reference.float_to_bits(float(value), fmt)  # exact: value is in fmt
+
+
+def _is_nan_bits(bits: int, fmt: reference.FloatFormat) -> bool:
+    return (bits & (fmt.sign_bit - 1)) > fmt.inf_bits
+
+
+def _is_finite_bits(bits: int, fmt: reference.FloatFormat) -> bool:
+    return (bits & (fmt.sign_bit - 1)) < fmt.inf_bits
+
+
+# ---------------------------------------------------------------------------
+# Chunks of work (run in worker processes)
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Chunk:
+    """Inputs for one worker call: ``count`` consecutive bit patterns from
+    ``first``, or the bit patterns in ``inputs``."""
+
+    func: str
+    fmt: str
+    use_oracle: bool
+    first: int = 0
+    count: int = 0
+    inputs: Optional[np.ndarray] = None
+    margin_log2: int = DEFAULT_MARGIN_LOG2
+    corrupt_for_test: Optional[int] = None
+
+    def input_bits(self) -> np.ndarray:
+        if self.inputs is not None:
+            return self.inputs
+        return np.arange(self.first, self.first + self.count, dtype=np.uint64)
+
+    def size(self) -> int:
+        return len(self.inputs) if self.inputs is not None else self.count
+
+
+@dataclass
+class Tally:
+    """Counts over some inputs; chunks' tallies add up to the run's."""
+
+    inputs: int = 0
+    nonfinite: int = 0
+    escalated: int = 0
+    exact_checked: int = 0  # escalated inputs plus inputs of the exact path
+    wrong: int = 0
+    wrong_examples: list = field(default_factory=list)  # (input, got, expected) bit patterns
+    escalated_examples: list = field(default_factory=list)  # input bit patterns
+
+    def add(self, other: "Tally") -> None:
+        self.inputs += other.inputs
+        self.nonfinite += other.nonfinite
+        self.escalated += other.escalated
+        self.exact_checked += other.exact_checked
+        self.wrong += other.wrong
+        self.wrong_examples.extend(other.wrong_examples[: MAX_LISTED - len(self.wrong_examples)])
+        self.escalated_examples.extend(
+            other.escalated_examples[: MAX_LISTED - len(self.escalated_examples)]
+        )
+
+
+def _check_exactly(tally: Tally, func: str, fmt_name: str, inputs, results, exact_bits) -> None:
+    """Compare crtrig's ``results`` for ``inputs`` (bit patterns) exactly."""
+    fmt = reference.FLOAT_FORMATS[fmt_name]
+    for input_bits, got in zip(inputs.tolist(), results.tolist()):
+        tally.exact_checked += 1
+        if _is_finite_bits(input_bits, fmt):
+            expected = exact_bits(func, input_bits, fmt_name)
+            correct = got == expected
+        else:
+            tally.nonfinite += 1
+            expected = fmt.nan_bits
+            correct = _is_nan_bits(got, fmt)
+        if not correct:
+            tally.wrong += 1
+            if len(tally.wrong_examples) < MAX_LISTED:
+                tally.wrong_examples.append((input_bits, got, expected))
+
+
+def run_chunk(chunk: Chunk) -> Tally:
+    """Check one chunk; the worker-process entry point."""
+    tally = Tally(inputs=chunk.size())
+    _, exact_bits = exact_method()
+    if chunk.use_oracle:
+        from . import _verify
+
+        if chunk.inputs is not None:
+            outcome = _verify.verify_inputs(chunk.func, chunk.inputs, chunk.margin_log2,
+                                            _corrupt_for_test=chunk.corrupt_for_test,
+                                            max_examples=MAX_LISTED)
+        else:
+            outcome = _verify.verify_block(chunk.func, chunk.first, chunk.count, chunk.margin_log2,
+                                           _corrupt_for_test=chunk.corrupt_for_test,
+                                           max_examples=MAX_LISTED)
+        tally.nonfinite = outcome["nonfinite"]
+        tally.wrong = outcome["wrong"]
+        tally.wrong_examples = list(outcome["wrong_examples"])
+        escalated = outcome["escalated_inputs"]
+        tally.escalated = len(escalated)
+        tally.escalated_examples = escalated[:MAX_LISTED].tolist()
+        if tally.escalated:
+            if exact_bits is None:
+                raise RuntimeError("escalated inputs need crtrig.reference.trig_bits or gmpy2")
+            _check_exactly(tally, chunk.func, chunk.fmt, escalated, outcome["escalated_results"],
+                           exact_bits)
+        return tally
+
+    import crtrig
+
+    fmt = reference.FLOAT_FORMATS[chunk.fmt]
+    inputs = chunk.input_bits().astype(fmt.bits_dtype)
+    with np.errstate(invalid="ignore"):  # sin/cos(+-inf) raise "invalid", as they should
+        results = getattr(crtrig, chunk.func)(inputs.view(fmt.dtype)).view(fmt.bits_dtype).copy()
+    if chunk.corrupt_for_test is not None:
+        results[inputs == chunk.corrupt_for_test] ^= 1
+    _check_exactly(tally, chunk.func, chunk.fmt, inputs, results, exact_bits)
+    return tally
+
+
+# ---------------------------------------------------------------------------
+# Progress on stderr
+# ---------------------------------------------------------------------------
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}h{minutes:02d}m{seconds:02d}s"
+    if minutes:
+        return f"{minutes}m{seconds:02d}s"
+    return f"{seconds}s"
+
+
+class Progress:
+    """Done/total, rate and ETA: a redrawn bar on a terminal, otherwise a
+    line every ``interval`` seconds."""
+
+    BAR_WIDTH = 30
+
+    def __init__(self, total: int, stream, interval: float):
+        self.total = total
+        self.stream = stream
+        self.interval = interval
+        self.is_terminal = hasattr(stream, "isatty") and stream.isatty()
+        self.start = time.perf_counter()
+        self.last_shown = self.start
+        self.done = 0
+
+    def _text(self, now: float) -> str:
+        elapsed = now - self.start
+        rate = self.done / elapsed if elapsed > 0 else 0.0
+        eta = (self.total - self.done) / rate if rate > 0 else math.inf
+        share = self.done / self.total if self.total else 1.0
+        return (f"{100 * share:5.1f}%  {self.done}/{self.total} inputs  {rate / 1e6:.2f} M/s  "
+                f"elapsed {_duration(elapsed)}  ETA {_duration(eta)}")
+
+    def update(self, done: int) -> None:
+        self.done = done
+        now = time.perf_counter()
+        if self.is_terminal:
+            if now - self.last_shown >= 0.25 or done == self.total:
+                filled = int(self.BAR_WIDTH * done / self.total) if self.total else self.BAR_WIDTH
+                bar = "#" * filled + "." * (self.BAR_WIDTH - filled)
+                self.stream.write(f"\r[{bar}] {self._text(now)}  ")
+                self.stream.flush()
+                self.last_shown = now
+        elif now - self.last_shown >= self.interval:
+            self.stream.write(f"progress: {self._text(now)}\n")
+            self.stream.flush()
+            self.last_shown = now
+
+    def finish(self) -> None:
+        if self.is_terminal:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    value = int(text, 0)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _bit_range(text: str) -> tuple[int, int]:
+    try:
+        first_text, last_text = text.split(":")
+        first, last = int(first_text, 0), int(last_text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 0x3f800000:0x3fffffff), got {text!r}")
+    if not 0 <= first <= last:
+        raise argparse.ArgumentTypeError(f"need 0 <= FIRST <= LAST, got {text!r}")
+    return first, last
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("function", choices=FUNCS, metavar="sin|cos", help="the function to check")
+    parser.add_argument("--dtype", choices=DTYPES, default="float32",
+                        help="input and output type (default float32)")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--exhaustive", action="store_true",
+                      help="check every bit pattern (the default for float16 and bfloat16)")
+    mode.add_argument("--sample", type=_positive_int, metavar="N",
+                      help=f"check N random bit patterns (default for float32: {DEFAULT_SAMPLE})")
+    mode.add_argument("--range", type=_bit_range, metavar="FIRST:LAST", dest="bit_range",
+                      help="check the bit patterns FIRST..LAST (inclusive; hex allowed)")
+    parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="J",
+                        help="worker processes (default: os.cpu_count())")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
+                        help=f"seed of --sample (default {DEFAULT_SEED})")
+    parser.add_argument("--margin-log2", type=int, default=DEFAULT_MARGIN_LOG2, metavar="M",
+                        help=f"escalate when the oracle lies within 2^-M (relative) of a "
+                        f"rounding boundary; {MIN_MARGIN_LOG2} <= M <= {MAX_MARGIN_LOG2} "
+                        f"(default {DEFAULT_MARGIN_LOG2})")
+    parser.add_argument("--progress-interval", type=float, default=30.0, metavar="SECONDS",
+                        help="seconds between progress lines when stderr is not a terminal "
+                        "(default 30)")
+    parser.add_argument("--corrupt-for-test", type=lambda text: int(text, 0), default=None,
+                        help=argparse.SUPPRESS)
+    parser.set_defaults(func=run)
+
+
+def _format_value(bits: int, fmt_name: str) -> str:
+    fmt = reference.FLOAT_FORMATS[fmt_name]
+    value = reference.bits_to_float(bits, fmt_name)  # a Python float: the same text everywhere
+    width = fmt.width // 4
+    return f"0x{bits:0{width}x} ({value!r})"
+
+
+def _room(error_log2: int, margin_log2: int) -> str:
+    """How many times the margin 2^-margin_log2 exceeds the error 2^error_log2."""
+    room_log2 = -error_log2 - margin_log2
+    if room_log2 <= 0:
+        return f"no room (the margin is 2^{-room_log2} times smaller than the error)"
+    return f"{2 ** room_log2}x"
+
+
+def _libc_name() -> str:
+    name, version = platform.libc_ver()
+    return f"{name} {version}".strip() if name else "the C library's"
+
+
+def _plan(args, fmt: reference.FloatFormat, use_oracle: bool) -> tuple[str, list[Chunk]]:
+    """Description of the inputs and the chunks that cover them."""
+    patterns = 1 << fmt.width
+    chunk_size = ORACLE_CHUNK if use_oracle else EXACT_CHUNK
+    common = dict(func=args.function, fmt=fmt.name, use_oracle=use_oracle,
+                  margin_log2=args.margin_log2, corrupt_for_test=args.corrupt_for_test)
+    if args.sample is not None:
+        rng = np.random.default_rng(args.seed)
+        sample = rng.integers(0, patterns, size=args.sample, dtype=np.uint64)
+        if args.corrupt_for_test is not None:
+            sample = np.append(sample, np.uint64(args.corrupt_for_test))
+        sample = sample.astype(np.uint32)
+        sample_chunk = max(EXACT_CHUNK, min(chunk_size, -(-len(sample) // (4 * args.jobs))))
+        chunks = [Chunk(inputs=sample[start:start + sample_chunk], **common)
+                  for start in range(0, len(sample), sample_chunk)]
+        return f"{len(sample)} random bit patterns (seed {args.seed})", chunks
+    if args.bit_range is not None:
+        first, last = args.bit_range
+        if last >= patterns:
+            raise ValueError(f"--range: {fmt.name} bit patterns end at 0x{patterns - 1:x}")
+        description = f"bit patterns 0x{first:x}..0x{last:x} ({last - first + 1} inputs)"
+    else:
+        first, last = 0, patterns - 1
+        description = f"all {patterns} bit patterns"
+    chunks = [Chunk(first=start, count=min(chunk_size, last + 1 - start), **common)
+              for start in range(first, last + 1, chunk_size)]
+    # A spread-out visiting order (golden-ratio stride) keeps the rate representative.
+    chunks.sort(key=lambda chunk: (chunk.first * 0.6180339887498949 / chunk_size) % 1.0)
+    return description, chunks
+
+
+def run(args) -> int:
+    out = sys.stdout
+    fmt = reference.FLOAT_FORMATS[args.dtype]
+    exact_description, exact_bits = exact_method()
+
+    oracle_problem = None
+    if fmt.name == "float32":
+        try:
+            from . import _verify
+        except ImportError as exc:
+            oracle_problem = f"crtrig._verify is not built ({exc})"
+        else:
+            oracle_problem = _verify.oracle_unavailable_reason()
+    use_oracle = fmt.name == "float32" and oracle_problem is None
+
+    if fmt.name == "float32" and args.sample is None and args.bit_range is None and not args.exhaustive:
+        args.sample = DEFAULT_SAMPLE
+    if fmt.name == "float32" and not use_oracle and (args.exhaustive or args.bit_range is not None
+                                                      and args.bit_range[1] - args.bit_range[0] >= 1 << 24):
+        print(f"{PROGRAM}: no long double oracle here: {oracle_problem}.\n"
+              f"{PROGRAM}: refusing to check that many float32 inputs with the exact path alone "
+              f"({exact_description}); use --sample N.", file=sys.stderr)
+        return 2
+    if exact_bits is None and not use_oracle:
+        print(f"{PROGRAM}: no exact method: {exact_description}", file=sys.stderr)
+        return 2
+    if not MIN_MARGIN_LOG2 <= args.margin_log2 <= MAX_MARGIN_LOG2:
+        print(f"{PROGRAM}: --margin-log2 must lie in [{MIN_MARGIN_LOG2}, {MAX_MARGIN_LOG2}]",
+              file=sys.stderr)
+        return 2
+
+    try:
+        description, chunks = _plan(args, fmt, use_oracle)
+    except ValueError as exc:
+        print(f"{PROGRAM}: {exc}", file=sys.stderr)
+        return 2
+    total = sum(chunk.size() for chunk in chunks)
+    jobs = max(1, min(args.jobs, len(chunks)))
+
+    print(f"{PROGRAM}: {args.function} {fmt.name}, {description}, {jobs} job{'s' if jobs > 1 else ''}",
+          file=out)
+    if use_oracle:
+        ulps = GLIBC_LDOUBLE_ULPS[args.function]
+        error_log2 = LONG_DOUBLE_ULP_LOG2 + int(math.log2(ulps))
+        print(f"oracle: {_libc_name()} {args.function}l, x87 long double (64-bit significand), "
+              f"margin 2^-{args.margin_log2} relative", file=out)
+        print(f"  glibc's libm-test-ulps (x86_64) lists at most {ulps} ulp for {args.function}l, "
+              f"i.e. 2^{error_log2} relative; the margin leaves "
+              f"{_room(error_log2, args.margin_log2)} room", file=out)
+        print(f"  inputs within the margin of a rounding boundary are escalated and checked "
+              f"exactly: {exact_description}", file=out)
+    else:
+        if fmt.name == "float32":
+            print(f"oracle: no long double oracle here ({oracle_problem}); every input is "
+                  f"checked exactly (slow path)", file=out)
+        print(f"oracle: exact, correctly rounded {args.function}: {exact_description}", file=out)
+    out.flush()
+
+    start = time.perf_counter()
+    progress = Progress(total, sys.stderr, args.progress_interval)
+    tally = Tally()
+    if jobs == 1:
+        for chunk in chunks:
+            tally.add(run_chunk(chunk))
+            progress.update(tally.inputs)
+    else:
+        with multiprocessing.get_context().Pool(jobs) as pool:
+            for chunk_tally in pool.imap_unordered(run_chunk, chunks):
+                tally.add(chunk_tally)
+                progress.update(tally.inputs)
+    progress.finish()
+    seconds = time.perf_counter() - start
+
+    print(f"checked: {tally.inputs} inputs ({tally.nonfinite} NaN/inf, which must give NaN)", file=out)
+    if use_oracle:
+        print(f"escalated: {tally.escalated} inputs within the margin of a {fmt.name} rounding "
+              f"boundary, all checked exactly", file=out)
+        if tally.escalated_examples:
+            listed = ", ".join(f"0x{bits:08x}" for bits in tally.escalated_examples)
+            more = ", ..." if tally.escalated > len(tally.escalated_examples) else ""
+            print(f"  escalated inputs: {listed}{more}", file=out)
+    else:
+        print(f"checked exactly: {tally.exact_checked} inputs", file=out)
+    print(f"wrong: {tally.wrong}", file=out)
+    for input_bits, got, expected in tally.wrong_examples:
+        print(f"  WRONG {args.function}({_format_value(input_bits, fmt.name)}): crtrig gave "
+              f"{_format_value(got, fmt.name)}, correctly rounded is "
+              f"{_format_value(expected, fmt.name)}", file=out)
+    if tally.wrong > len(tally.wrong_examples):
+        print(f"  ... and {tally.wrong - len(tally.wrong_examples)} more", file=out)
+    print(f"wall time: {seconds:.1f} s", file=out)
+    print(f"{args.function} {fmt.name}: {tally.inputs} inputs, {tally.wrong} wrong, "
+          f"{tally.escalated} escalated, {seconds:.1f} s", file=out)
+    out.flush()
+    return 0 if tally.wrong == 0 else 1

@@ -1,0 +1,215 @@
+"""Tests of ``python -m crtrig verify`` and its C layer crtrig._verify.
+
+The oracle tests need the x87 long double oracle (x86-64 Linux) and skip
+elsewhere; the corruption hook checks that a wrong result is caught, so these
+tests can fail.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from crtrig import __main__ as cli
+from crtrig import reference, verify
+
+try:
+    from crtrig import _verify
+except ImportError:  # not built
+    _verify = None
+
+ORACLE_REASON = "crtrig._verify is not built" if _verify is None else _verify.oracle_unavailable_reason()
+needs_oracle = pytest.mark.skipif(ORACLE_REASON is not None,
+                                  reason=f"no long double oracle: {ORACLE_REASON}")
+
+FINAL_LINE = re.compile(r"^(sin|cos) (float32|float16|bfloat16): (\d+) inputs, (\d+) wrong, "
+                        r"(\d+) escalated, \d+\.\d s$")
+
+
+def run_cli(*arguments: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "crtrig", "verify", *arguments],
+                          capture_output=True, text=True, timeout=120)
+
+
+def final_line(stdout: str) -> re.Match:
+    match = FINAL_LINE.match(stdout.strip().splitlines()[-1])
+    assert match, stdout
+    return match
+
+
+# ---------------------------------------------------------------------------
+# The command, as a user runs it
+# ---------------------------------------------------------------------------
+
+
+@needs_oracle
+@pytest.mark.parametrize("func", ["sin", "cos"])
+def test_sample_run_reports_and_passes(func):
+    done = run_cli(func, "--dtype", "float32", "--sample", "20000", "--jobs", "2", "--seed", "7")
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "oracle: " in out and f"{func}l, x87 long double (64-bit significand), margin 2^-56 relative" in out
+    assert "checked: 20000 inputs" in out
+    assert re.search(r"^escalated: \d+ inputs .* all checked exactly$", out, re.M)
+    assert re.search(r"^wrong: 0$", out, re.M)
+    assert re.search(r"^wall time: \d+\.\d s$", out, re.M)
+    match = final_line(out)
+    assert match.group(1, 2, 3, 4) == (func, "float32", "20000", "0")
+
+
+@needs_oracle
+def test_corrupted_result_is_reported_and_fails():
+    corrupt = 0x3F800000  # sin(1.0); added to the sample by the hook
+    done = run_cli("sin", "--sample", "1000", "--jobs", "2", "--corrupt-for-test", hex(corrupt))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.search(r"^wrong: 1$", done.stdout, re.M)
+    assert "WRONG sin(0x3f800000 (1.0))" in done.stdout
+    match = final_line(done.stdout)
+    assert match.group(3, 4) == ("1001", "1")
+
+
+@pytest.mark.slow
+def test_float16_exhaustive_in_process(capsys):
+    assert cli.main(["verify", "cos", "--dtype", "float16", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "checked exactly: 65536 inputs" in out
+    assert final_line(out).group(1, 2, 3, 4) == ("cos", "float16", "65536", "0")
+
+
+def test_bfloat16_corruption_is_caught(capsys):
+    corrupt = 0x3F80  # bfloat16 1.0
+    status = cli.main(["verify", "sin", "--dtype", "bfloat16", "--jobs", "1",
+                       "--range", "0x3f00:0x3fff", "--corrupt-for-test", hex(corrupt)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    assert "WRONG sin(0x3f80 (1.0))" in out
+    assert final_line(out).group(3, 4) == ("256", "1")
+
+
+# ---------------------------------------------------------------------------
+# The C layer on contiguous blocks
+# ---------------------------------------------------------------------------
+
+BLOCKS = [
+    0x00000000,  # +0 and the smallest subnormals
+    0x80000000,  # -0 and negative subnormals
+    0x00800000 - 0x4000,  # subnormal / normal boundary
+    0x39800000,  # small arguments (sin x ~ x, cos x ~ 1)
+    0x3F800000,  # around 1
+    0x3FC90000,  # around pi/2
+    0xC0490000,  # around -pi
+    0x4B800000,  # 2^24: integers, large reduction
+    0x7F7FC000,  # up to the largest finite value, then +inf and NaNs
+    0xFFFFC000,  # negative NaNs up to the last bit pattern
+]
+
+
+@needs_oracle
+@pytest.mark.parametrize("func", ["sin", "cos"])
+@pytest.mark.parametrize("first", BLOCKS, ids=hex)
+def test_block_has_no_wrong_result(func, first):
+    count = min(1 << 15, (1 << 32) - first)
+    outcome = _verify.verify_block(func, first, count)
+    escalated = outcome["escalated_inputs"]
+    assert outcome["checked"] + len(escalated) == count
+    assert outcome["wrong"] == 0, [tuple(map(hex, example)) for example in outcome["wrong_examples"]]
+    for input_bits, got in zip(escalated.tolist(), outcome["escalated_results"].tolist()):
+        assert got == reference.trig_bits(func, reference.bits_to_float(input_bits, "float32"), "float32")
+
+
+@needs_oracle
+def test_nonfinite_inputs_must_give_nan():
+    outcome = _verify.verify_block("cos", 0x7F800000, 1 << 12)
+    assert outcome["nonfinite"] == 1 << 12
+    assert outcome["wrong"] == 0
+
+
+@needs_oracle
+def test_block_corruption_hook():
+    outcome = _verify.verify_block("cos", 0x40000000, 4096, _corrupt_for_test=0x40000123)
+    assert outcome["wrong"] == 1
+    (input_bits, got, expected), = outcome["wrong_examples"]
+    assert input_bits == 0x40000123 and got ^ expected == 1
+
+
+@needs_oracle
+def test_block_arguments_are_checked():
+    with pytest.raises(ValueError):
+        _verify.verify_block("tan", 0, 10)
+    with pytest.raises(ValueError):
+        _verify.verify_block("sin", (1 << 32) - 5, 10)
+    with pytest.raises(ValueError):
+        _verify.verify_block("sin", 0, 10, margin_log2=61)
+
+
+@needs_oracle
+def test_escalated_inputs_are_checked_exactly():
+    """A wide margin (2^-27) escalates a good share of the inputs; the exact
+    path then decides them, and a corrupted escalated result is caught."""
+    chunk = verify.Chunk(func="sin", fmt="float32", use_oracle=True, first=0x3F000000, count=2048,
+                         margin_log2=27)
+    tally = verify.run_chunk(chunk)
+    assert 0 < tally.escalated < 2048
+    assert tally.exact_checked == tally.escalated
+    assert tally.wrong == 0
+    chunk.corrupt_for_test = tally.escalated_examples[0]
+    corrupted = verify.run_chunk(chunk)
+    assert corrupted.wrong == 1
+    assert corrupted.wrong_examples[0][0] == chunk.corrupt_for_test
+
+
+# ---------------------------------------------------------------------------
+# The oracle itself, against MPFR
+# ---------------------------------------------------------------------------
+
+
+@needs_oracle
+@pytest.mark.parametrize("func", ["sin", "cos"])
+def test_oracle_error_is_far_below_the_margin(func):
+    """sinl/cosl on random finite float32 inputs (all magnitudes) stay within
+    2^-61 relative of the exact value: 32 times inside the 2^-56 margin."""
+    gmpy2 = pytest.importorskip("gmpy2")
+    rng = np.random.default_rng(11)
+    inputs = rng.integers(0, 1 << 32, size=3000, dtype=np.uint64).astype(np.uint32)
+    inputs = inputs[(inputs & 0x7F800000) != 0x7F800000]
+    values = _verify.oracle_values(func, inputs)
+    worst = 0.0
+    with gmpy2.context(precision=256):
+        for input_bits, value in zip(inputs.tolist(), values):
+            x = gmpy2.mpfr(reference.bits_to_float(input_bits, "float32"))
+            exact = getattr(gmpy2, func)(x)
+            approx = gmpy2.mpfr(gmpy2.mpq(*value.as_integer_ratio()))
+            if exact != 0:
+                worst = max(worst, float(abs(approx - exact) / abs(exact)))
+    assert worst < 2.0 ** -61, math.log2(worst)
+
+
+# ---------------------------------------------------------------------------
+# Without the long double oracle
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def no_oracle(monkeypatch):
+    if _verify is None:
+        pytest.skip("crtrig._verify is not built")
+    monkeypatch.setattr(_verify, "oracle_unavailable_reason",
+                        lambda: "long double is not the x87 80-bit format here (test)")
+
+
+def test_exhaustive_refused_without_oracle(no_oracle, capsys):
+    assert cli.main(["verify", "sin", "--exhaustive"]) == 2
+    assert "refusing" in capsys.readouterr().err
+
+
+def test_sample_uses_exact_path_without_oracle(no_oracle, capsys):
+    assert cli.main(["verify", "cos", "--sample", "300", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "no long double oracle here" in out
+    assert "checked exactly: 300 inputs" in out
+    assert final_line(out).group(3, 4) == ("300", "0")
