@@ -63,7 +63,8 @@ def main():
                         help="also count numpy's misrounded results on N float32 inputs (needs gmpy2)")
     args = parser.parse_args()
     rng = np.random.default_rng(2026)
-    print(f"$ python tools/bench_sincos.py --size {args.size} --repeat {args.repeat}")
+    print(f"$ python tools/bench_sincos.py --size {args.size} --repeat {args.repeat}"
+          + (f" --accuracy {args.accuracy}" if args.accuracy else ""))
     print(f"crtrig {crtrig.__version__} (SIMD target {_core.SIMD_TARGET}), numpy {np.__version__}, "
           f"{platform.machine()}, {platform.processor() or platform.system()}")
     print()
