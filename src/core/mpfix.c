@@ -142,30 +142,6 @@ void mpfix_add_ulps(uint32_t *x, int n, uint64_t k)
     }
 }
 
-void mpfix_sub_ulps(uint32_t *x, int n, uint64_t k)
-{
-    uint64_t borrow = 0;
-    int i;
-    /* Saturate: x <= k (k spans at most the two low limbs) gives 0. */
-    for (i = n - 1; i >= 2; i--)
-        if (x[i])
-            break;
-    if (i < 2 && (((uint64_t)(n > 1 ? x[1] : 0) << 32) | x[0]) <= k) {
-        set_zero(x, n);
-        return;
-    }
-    for (i = 0; i < n; i++) {
-        uint64_t want = (i < 2 ? (k >> (32 * i)) & 0xffffffffu : 0) + borrow;
-        if (x[i] >= want) {
-            x[i] = (uint32_t)(x[i] - want);
-            borrow = 0;
-        } else {
-            x[i] = (uint32_t)((uint64_t)x[i] + ((uint64_t)1 << 32) - want);
-            borrow = 1;
-        }
-    }
-}
-
 /* sum = arctan(1/m) = sum_k (-1)^k / ((2k+1) m^(2k+1)), m in {5, 239}.
  * p_0 = floor(1/m) and p_k = floor(p_(k-1) / m^2) have errors e_k < 1 + e_(k-1)/m^2
  * < 1.05 ulps; term_k = floor(p_k / (2k+1)) has error < 1.05/(2k+1) + 1 <= 2.05.
@@ -348,4 +324,20 @@ double mpfix_round(const uint32_t *x, int n, crtrig_dtype float_fmt)
     if (bit_at(x, low - 1) && (any_bit_below(x, low - 1) || (m & 1u)))
         m++;  /* m <= 2^precision: still exact in a double */
     return ldexp((double)m, low - fraction_bits);
+}
+
+int mpfix_round_interval(const mpfix_ctx *ctx, const uint32_t *value, const uint32_t *err,
+                         uint32_t *lo, uint32_t *hi, crtrig_dtype float_fmt, double *result)
+{
+    double rlo, rhi;
+    mpfix_copy(lo, value, ctx->n);
+    mpfix_sub_sat(lo, err, ctx->n);
+    mpfix_copy(hi, value, ctx->n);
+    mpfix_add(hi, err, ctx->n);
+    rlo = mpfix_round(lo, ctx->n, float_fmt);
+    rhi = mpfix_round(hi, ctx->n, float_fmt);
+    if (rlo != rhi)
+        return 0;
+    *result = rlo;
+    return 1;
 }

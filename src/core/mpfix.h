@@ -48,7 +48,6 @@ void mpfix_div_u32(uint32_t *x, int n, uint32_t d);       /* truncating: error <
 void mpfix_add(uint32_t *x, const uint32_t *y, int n);    /* x += y, exact */
 void mpfix_add_int(uint32_t *x, int n, uint32_t k);       /* x += k (an integer), exact */
 void mpfix_add_ulps(uint32_t *x, int n, uint64_t k);      /* x += k ulps, exact */
-void mpfix_sub_ulps(uint32_t *x, int n, uint64_t k);      /* x -= k ulps, saturating at 0 */
 void mpfix_copy(uint32_t *x, const uint32_t *y, int n);
 void mpfix_sub(uint32_t *x, const uint32_t *y, int n);     /* x -= y, for x >= y, exact */
 void mpfix_sub_sat(uint32_t *x, const uint32_t *y, int n); /* x = max(x - y, 0), exact */
@@ -60,5 +59,13 @@ void mpfix_set_int(uint32_t *x, int n, uint32_t k);        /* x = k */
 /* N / 2^F rounded to nearest-even into the float format (subnormals
  * included), returned as the double of the same value.  Exact. */
 double mpfix_round(const uint32_t *x, int n, crtrig_dtype float_fmt);
+
+/* The Ziv test in fixed point: with err a bound on |value - exact| (both
+ * numbers of ctx->n limbs), round value - err (saturating at 0) and value + err
+ * into the float format; rounding is monotone, so if the two agree that is the
+ * correctly rounded exact value: returns 1 and sets *result.  lo and hi are
+ * scratch numbers. */
+int mpfix_round_interval(const mpfix_ctx *ctx, const uint32_t *value, const uint32_t *err,
+                         uint32_t *lo, uint32_t *hi, crtrig_dtype float_fmt, double *result);
 
 #endif

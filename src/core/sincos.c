@@ -124,8 +124,8 @@ static int stage_multi(int k, double ax, crtrig_dtype fmt, int start_bits,
     for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
         mpfix_ctx ctx;
         uint32_t *r, *err, *y, *lo, *hi;
-        int quadrant, negate_offset, use_cos, negative, octant_k;
-        double rlo, rhi;
+        int quadrant, negate_offset, use_cos, negative, octant_k, decided;
+        double magnitude;
         if (mpfix_ctx_init(&ctx, crtrig_reduce_fixed_bits(bits, ax)) != 0)
             return CRTRIG_ENOMEM;
         r = mpfix_user(&ctx, 0);
@@ -139,15 +139,10 @@ static int stage_multi(int k, double ax, crtrig_dtype fmt, int start_bits,
         mpfix_add_ulps(err, ctx.n, mpfix_sincos_fixed(&ctx, y, use_cos, r));
         /* f = +-sin(r) or +-cos(r); sin(-r) = -sin(r). */
         negative = ((octant_k & 2) != 0) ^ (!use_cos && negate_offset);
-        mpfix_copy(lo, y, ctx.n);
-        mpfix_sub_sat(lo, err, ctx.n);
-        mpfix_copy(hi, y, ctx.n);
-        mpfix_add(hi, err, ctx.n);
-        rlo = mpfix_round(lo, ctx.n, fmt);
-        rhi = mpfix_round(hi, ctx.n, fmt);
+        decided = mpfix_round_interval(&ctx, y, err, lo, hi, fmt, &magnitude);
         mpfix_ctx_free(&ctx);
-        if (rlo == rhi) {
-            *result = negative ? -rlo : rlo;
+        if (decided) {
+            *result = negative ? -magnitude : magnitude;
             return CRTRIG_OK;
         }
         if (counts)

@@ -163,31 +163,24 @@ static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, u
     int bits;
     for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
         mpfix_ctx ctx;
-        uint32_t *w, *lo, *hi;
-        uint64_t err;
-        double rlo, rhi;
+        uint32_t *w, *lo, *hi, *err;
+        int decided;
         if (mpfix_ctx_init(&ctx, bits) != 0)
             return CRTRIG_ENOMEM;
         w = mpfix_user(&ctx, 0);
         lo = mpfix_user(&ctx, 1);
         hi = mpfix_user(&ctx, 2);
+        err = mpfix_user(&ctx, 5);
         if (ph->quarter >= 0) {
             mpfix_set_ratio(w, ctx.n, num, den);
-            err = 1;
+            mpfix_set_ulps_pow2(err, ctx.n, 1, 0);  /* truncation: below one ulp */
         } else {
-            err = window_fixed(&ctx, kind, ph);
+            mpfix_set_ulps_pow2(err, ctx.n, window_fixed(&ctx, kind, ph), 0);
         }
-        mpfix_copy(lo, w, ctx.n);
-        mpfix_sub_ulps(lo, ctx.n, err);
-        mpfix_copy(hi, w, ctx.n);
-        mpfix_add_ulps(hi, ctx.n, err);
-        rlo = mpfix_round(lo, ctx.n, fmt);
-        rhi = mpfix_round(hi, ctx.n, fmt);
+        decided = mpfix_round_interval(&ctx, w, err, lo, hi, fmt, result);
         mpfix_ctx_free(&ctx);
-        if (rlo == rhi) {
-            *result = rlo;
+        if (decided)
             return CRTRIG_OK;
-        }
         if (counts)
             counts->multi_retries++;
     }
