@@ -3,8 +3,10 @@ and everything a NumPy user expects of a ufunc."""
 import math
 import pickle
 import random
+import re
 import threading
 import warnings
+from pathlib import Path
 
 import ml_dtypes
 import mpmath
@@ -341,3 +343,45 @@ def test_first_pass_error_bound_holds(func):
             assert error <= e, (func, v, float(error), e)
             worst = max(worst, float(error / e))
     assert worst > 0.01
+
+
+def _source(name):
+    path = Path(__file__).resolve().parents[1] / "src" / "core" / name
+    if not path.exists():
+        pytest.skip("the C sources are not here (testing an installed wheel)")
+    return path.read_text(encoding="utf-8")
+
+
+def _hex_constant(source, name):
+    return float.fromhex(re.search(name + r" = (-?0x[0-9a-fp.+-]+)", source).group(1))
+
+
+def test_range_reduction_constants():
+    """reduce.c's bits of 2/pi, its 28-bit leading part and the rest, and 1/pi in
+    sincos.c, re-derived with mpmath (tools/gen_reduction_constants.py prints them)."""
+    reduce_c, sincos_c = _source("reduce.c"), _source("sincos.c")
+    with mpmath.workprec(600):
+        two_over_pi = 2 / mpmath.pi
+        words = [int(w, 16) for w in re.findall(r"0x([0-9a-f]{8})u",
+                                                 re.search(r"TWO_OVER_PI_BITS\[9\] = \{(.*?)\};", reduce_c, re.S).group(1))]
+        assert words[0] == 0 and len(words) == 9
+        scaled = int(mpmath.floor(two_over_pi * mpmath.mpf(2) ** 256))
+        assert words[1:] == [(scaled >> (256 - 32 * (k + 1))) & 0xFFFFFFFF for k in range(8)]
+        h28 = _hex_constant(reduce_c, "TWO_OVER_PI_H28")
+        assert h28 * 2 ** 28 == int(h28 * 2 ** 28) and abs(mpmath.mpf(h28) - two_over_pi) <= mpmath.mpf(2) ** -29
+        assert _hex_constant(reduce_c, "TWO_OVER_PI_L") == float(two_over_pi - mpmath.mpf(h28))
+        inv_pi = 1 / mpmath.pi
+        hi = _hex_constant(sincos_c, "INV_PI_HI")
+        assert hi == float(inv_pi) and _hex_constant(sincos_c, "INV_PI_LO") == float(inv_pi - mpmath.mpf(hi))
+
+
+def test_first_pass_tables_match_the_taylor_coefficients():
+    """pass_common.h's SINPI_ROW (and sincos_pass.h's copies of the reduction
+    constants) equal the double values derived with mpmath."""
+    common, sincos_pass, reduce_c = _source("pass_common.h"), _source("sincos_pass.h"), _source("reduce.c")
+    row = [float.fromhex(v) for v in re.findall(r"-?0x[0-9a-f.]+p[+-]\d+",
+                                                re.search(r"SINPI_ROW\[8\] = \{(.*?)\};", common, re.S).group(1))]
+    with mpmath.workprec(200):
+        assert row == [float((-1) ** k * mpmath.pi ** (2 * k + 1) / mpmath.factorial(2 * k + 1)) for k in range(8)]
+    for name in ("TWO_OVER_PI_H28", "TWO_OVER_PI_L"):
+        assert _hex_constant(sincos_pass, name) == _hex_constant(reduce_c, name)

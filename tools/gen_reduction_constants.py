@@ -6,7 +6,7 @@
 - TWO_OVER_PI_H28: 2/pi rounded to 28 significant bits (so x * H28 is exact for
   any 24-bit x), and TWO_OVER_PI_L = RN(2/pi - H28).
 - INV_PI as a double-double.
-tests/test_sincos.py re-derives all of them with mpmath.
+tests/test_sincos.py::test_range_reduction_constants re-derives all of them with mpmath.
 """
 import mpmath
 
