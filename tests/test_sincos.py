@@ -359,7 +359,7 @@ def _hex_constant(source, name):
 def test_range_reduction_constants():
     """reduce.c's bits of 2/pi, its 28-bit leading part and the rest, and 1/pi in
     sincos.c, re-derived with mpmath (tools/gen_reduction_constants.py prints them)."""
-    reduce_c, sincos_c = _source("reduce.c"), _source("sincos.c")
+    reduce_c, sincos_c, small = _source("reduce.c"), _source("sincos.c"), _source("reduce_small.h")
     with mpmath.workprec(600):
         two_over_pi = 2 / mpmath.pi
         words = [int(w, 16) for w in re.findall(r"0x([0-9a-f]{8})u",
@@ -367,21 +367,18 @@ def test_range_reduction_constants():
         assert words[0] == 0 and len(words) == 9
         scaled = int(mpmath.floor(two_over_pi * mpmath.mpf(2) ** 256))
         assert words[1:] == [(scaled >> (256 - 32 * (k + 1))) & 0xFFFFFFFF for k in range(8)]
-        h28 = _hex_constant(reduce_c, "TWO_OVER_PI_H28")
+        h28 = _hex_constant(small, "TWO_OVER_PI_H28")
         assert h28 * 2 ** 28 == int(h28 * 2 ** 28) and abs(mpmath.mpf(h28) - two_over_pi) <= mpmath.mpf(2) ** -29
-        assert _hex_constant(reduce_c, "TWO_OVER_PI_L") == float(two_over_pi - mpmath.mpf(h28))
+        assert _hex_constant(small, "TWO_OVER_PI_L") == float(two_over_pi - mpmath.mpf(h28))
         inv_pi = 1 / mpmath.pi
         hi = _hex_constant(sincos_c, "INV_PI_HI")
         assert hi == float(inv_pi) and _hex_constant(sincos_c, "INV_PI_LO") == float(inv_pi - mpmath.mpf(hi))
 
 
 def test_first_pass_tables_match_the_taylor_coefficients():
-    """pass_common.h's SINPI_ROW (and sincos_pass.h's copies of the reduction
-    constants) equal the double values derived with mpmath."""
-    common, sincos_pass, reduce_c = _source("pass_common.h"), _source("sincos_pass.h"), _source("reduce.c")
+    """pass_common.h's SINPI_ROW equals the double values derived with mpmath."""
+    common = _source("pass_common.h")
     row = [float.fromhex(v) for v in re.findall(r"-?0x[0-9a-f.]+p[+-]\d+",
                                                 re.search(r"SINPI_ROW\[8\] = \{(.*?)\};", common, re.S).group(1))]
     with mpmath.workprec(200):
         assert row == [float((-1) ** k * mpmath.pi ** (2 * k + 1) / mpmath.factorial(2 * k + 1)) for k in range(8)]
-    for name in ("TWO_OVER_PI_H28", "TWO_OVER_PI_L"):
-        assert _hex_constant(sincos_pass, name) == _hex_constant(reduce_c, name)

@@ -1,4 +1,4 @@
-"""Print the range-reduction constants of src/core/reduce.c (needs mpmath).
+"""Print the range-reduction constants of src/core/reduce.c and reduce_small.h (needs mpmath).
 
 - TWO_OVER_PI_BITS: the bits of 2/pi after the binary point, 32 per word, most
   significant first, preceded by one zero word (bits i = -31..0), so that bit i

@@ -26,16 +26,14 @@ const crtrig_format *crtrig_format_of(crtrig_dtype float_dtype)
     return &FORMATS[float_dtype];
 }
 
-/* Rounding on the bit pattern: for |x| in the normal range of the target,
- * adding half a quantum minus one (plus the last kept bit, for ties to even)
- * to the bits of |x| and clearing the dropped bits rounds to nearest-even,
- * a carry into the exponent field included.  Below the target's normal range
- * (float16 subnormals) the quantum is fixed and exact scaling is used. */
+/* In the normal range of the target, rounding on the bit pattern
+ * (crtrig_round_bits); below it (float16 subnormals) the quantum is fixed and
+ * exact scaling is used. */
 double crtrig_round_double(double x, crtrig_dtype fmt, int *tie)
 {
     const crtrig_format *f = &FORMATS[fmt];
     const int dropped = 53 - f->precision;
-    uint64_t bits, magnitude, rest, half;
+    uint64_t bits, magnitude, half;
     int exponent;
 
     *tie = 0;
@@ -48,11 +46,8 @@ double crtrig_round_double(double x, crtrig_dtype fmt, int *tie)
         return x;  /* inf, NaN or zero */
     if (exponent >= f->emin) {
         half = (uint64_t)1 << (dropped - 1);
-        rest = magnitude & ((half << 1) - 1);
-        *tie = (rest == half);
-        magnitude += half - 1 + ((magnitude >> dropped) & 1u);
-        magnitude &= ~((half << 1) - 1);
-        bits = (bits & 0x8000000000000000u) | magnitude;
+        *tie = (magnitude & ((half << 1) - 1)) == half;
+        bits = (bits & 0x8000000000000000u) | crtrig_round_bits(magnitude, dropped);
         memcpy(&x, &bits, sizeof x);
         return x;
     }

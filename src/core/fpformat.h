@@ -17,6 +17,17 @@ typedef struct crtrig_format {
 crtrig_dtype crtrig_compute_format(crtrig_dtype dtype);
 const crtrig_format *crtrig_format_of(crtrig_dtype float_dtype);
 
+/* Round the bits of a double in the normal range of the target (below 2^15)
+ * to nearest-even, keeping 53 - dropped significant bits: add half a quantum
+ * minus one plus the last kept bit and clear the dropped bits (a carry into
+ * the exponent is the right result).  Used on its own by the SIMD first
+ * passes, which inline it. */
+static inline uint64_t crtrig_round_bits(uint64_t b, int dropped)
+{
+    uint64_t half = (uint64_t)1 << (dropped - 1);
+    return (b + (half - 1) + ((b >> dropped) & 1u)) & ~((half << 1) - 1);
+}
+
 /* x rounded to nearest-even into the format (subnormals included), returned as
  * the double of the same value.  Needs |x| < 2^15 (no overflow handling: every
  * crtrig result has magnitude <= 1).  *tie is set when x was exactly halfway. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <stddef.h>
+#include "fpformat.h"
 
 /* Kernel names carry the target's suffix: CRTRIG_KERNEL(sincos_pass_float32)
  * is crtrig_sincos_pass_float32_avx2 when CRTRIG_SIMD_SUFFIX is avx2. */
@@ -38,16 +39,6 @@ static inline double sinpi_half_turn(double s)
     q = q * z + SINPI_ROW[1];
     q = q * z + SINPI_ROW[0];
     return s * q;
-}
-
-/* Round the bits of a double (normal range of the target, below 2^15) to
- * nearest-even keeping 53 - dropped significant bits: add half a quantum minus
- * one plus the last kept bit, clear the dropped bits (a carry into the exponent
- * is the right result). */
-static inline uint64_t round_bits(uint64_t b, int dropped)
-{
-    uint64_t half = (uint64_t)1 << (dropped - 1);
-    return (b + (half - 1) + ((b >> dropped) & 1u)) & ~((half << 1) - 1);
 }
 
 #endif

@@ -1,7 +1,7 @@
 /* Exact range reduction for sin and cos of float32 values.  See reduce.h.
  *
  * Three methods, one per evaluation stage:
- *   - Cody-Waite in double for x < 2^24 (the first stage),
+ *   - Cody-Waite in double for x < 2^24 (the first stage; reduce_small.h),
  *   - Payne-Hanek in exact integer arithmetic for x >= 2^-6 (first stage for
  *     x >= 2^24, second stage for everything above pi/4),
  *   - bit-serial reduction modulo a fixed-point 2 pi for the multi-precision stage.
@@ -19,34 +19,6 @@ static const uint32_t TWO_OVER_PI_BITS[9] = {
     0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu,
     0xdebbc561u,
 };
-/* 2/pi rounded to 28 significant bits, and RN(2/pi - TWO_OVER_PI_H28):
- * |2/pi - H28| <= 2^-29, |L| < 2^-31.2, |2/pi - H28 - L| <= 2^-53 |L|. */
-static const double TWO_OVER_PI_H28 = 0x1.45f306e000000p-1;
-static const double TWO_OVER_PI_L = -0x1.b1bbead603d8bp-32;
-
-/* Cody-Waite.  x has at most 24 significant bits, so v1 = x H28 (<= 52 bits)
- * is exact.  n = rint(v1 + RN(x L)) by the 1.5 2^52 trick (|v| < 2^24).
- * f = RN((v1 - n) + p), p = RN(x L); v1 - n is exact (an integer subtracted
- * from a double of the same or larger ulp, result below 1 in magnitude).
- * With f* = x (2/pi) - n = (v1 - n) + x (2/pi - H28):
- *   (v1 - n) + p - f* = p - x (2/pi - H28), and
- *   |p - x L| <= u |x L| and |x L - x (2/pi - H28)| <= u |x L|,
- * so |(v1 - n) + p - f*| <= 2 u x 2^-31.2 <= x 2^-83.2, and the final rounding
- * adds u |f|.  t = f/2 (exact): |t - t*| <= u |t*| + x 2^-84 (first order;
- * the second-order terms are absorbed by the 2^-83.2 -> 2^-84 slack... the
- * bound used by callers is x 2^-83).  |f| <= 1/2 + 2^-30: the rounding of
- * v1 + p errs by at most ulp(2^24)/2 = 2^-29 ... over 2, giving |t| <= 1/4 + 2^-30. */
-double crtrig_reduce_small_d(double x, int *quadrant)
-{
-    const double shifter = 0x1.8p52;
-    double v1 = x * TWO_OVER_PI_H28;
-    double p = x * TWO_OVER_PI_L;
-    double n = ((v1 + p) + shifter) - shifter;
-    double f = (v1 - n) + p;
-    *quadrant = (int)((int64_t)n & 3);
-    return 0.5 * f;
-}
-
 /* 128-bit unsigned integers as four 32-bit limbs, least significant first. */
 typedef struct u128 { uint32_t w[4]; } u128;
 

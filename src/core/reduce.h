@@ -13,9 +13,7 @@
 #include "dd.h"
 #include "mpfix.h"
 
-/* 0 <= x < 2^24, double arithmetic (Cody-Waite with a 28-bit leading part of
- * 2/pi).  Returns t with |t - t*| <= u |t*| + x 2^-84, u = 2^-53. */
-double crtrig_reduce_small_d(double x, int *quadrant);
+/* |x| < 2^24 in double (Cody-Waite): reduce_small.h. */
 
 /* 2^-6 <= x <= 2^128, exact integer arithmetic on 128 bits of 2/pi (Payne-Hanek).
  * Returns t as a double-double with |t - t*| <= 2^-105 |t*| + 2^-103. */

@@ -28,6 +28,7 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "reduce.h"
+#include "reduce_small.h"
 #include "sincos.h"
 #include "sincospi.h"
 
@@ -74,7 +75,9 @@ static int stage_double(int k, double ax, crtrig_dtype fmt, double *result)
     int quadrant;
     double t, y, e;
     if (ax < 0x1p24) {
-        t = crtrig_reduce_small_d(ax, &quadrant);
+        uint64_t n_bits;
+        t = crtrig_reduce_small(ax, &n_bits);
+        quadrant = (int)(n_bits & 3u);
         e = ax * 0x1p-82;
     } else {
         t = crtrig_reduce_large_dd(ax, &quadrant).hi;

@@ -1,7 +1,7 @@
 /* The sin/cos array kernels for float32, bfloat16 and float16.
  *
  * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
- *   Cody-Waite reduction (as crtrig_reduce_small_d): x (2/pi) = n + 2t, and
+ *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
  *   with k = n (+1 for cos): f(x) = +-sin(pi t) (k even) or +-cos(pi t) =
  *   +-sin(pi (1/2 - |t|)) (k odd), so one polynomial serves both:
  *   y = +-s P(s^2), s = t or 1/2 - |t| in [-1/2, 1/2], P the Taylor polynomial

@@ -7,23 +7,16 @@
  * outputs are correctly rounded values anyway).  The error bound is derived in
  * sincos_array.c. */
 #include "pass_common.h"
-
-static const double TWO_OVER_PI_H28 = 0x1.45f306e000000p-1;  /* reduce.c */
-static const double TWO_OVER_PI_L = -0x1.b1bbead603d8bp-32;
+#include "reduce_small.h"
 
 /* The first-pass value for 2^-120 <= |x| < 2^24: y ~ f(x) with
  * |y - f(x)| <= *e (derived in sincos_array.c). */
 static inline double first_pass_value(int func, double x, double *e)
 {
-    const double shifter = 0x1.8p52;
-    double v1, p, shifted, f, t, sa, y;
-    uint64_t k, mask;
-    v1 = x * TWO_OVER_PI_H28;
-    p = x * TWO_OVER_PI_L;
-    shifted = (v1 + p) + shifter;               /* low bits hold n (two's complement) */
-    f = (v1 - (shifted - shifter)) + p;
-    t = 0.5 * f;
-    k = (double_to_bits(shifted) + (uint64_t)func) & 3u;
+    double t, sa, y;
+    uint64_t n_bits, k, mask;
+    t = crtrig_reduce_small(x, &n_bits);
+    k = (n_bits + (uint64_t)func) & 3u;
     mask = (uint64_t)0 - (k & 1u);             /* all ones for odd k */
     sa = bits_to_double((double_to_bits(t) & ~mask) | (double_to_bits(0.5 - fabs(t)) & mask));
     y = sinpi_half_turn(sa);
@@ -85,8 +78,8 @@ void CRTRIG_KERNEL(sincos_pass_bfloat16)(int func, const char *in, char *out, si
         x = bits_to_double(xb);
         y = first_pass_value(func, x, &e);
         /* |y| >= 2^-121 here (|x| >= 2^-120, and sin is far from 0 for |x| < 2^24). */
-        lo = round_bits(double_to_bits(y - e), 45);
-        hi = round_bits(double_to_bits(y + e), 45);
+        lo = crtrig_round_bits(double_to_bits(y - e), 45);
+        hi = crtrig_round_bits(double_to_bits(y + e), 45);
         r16 = (uint16_t)(((lo >> 48) & 0x8000u) | ((((lo >> 52) & 0x7ffu) - 896u) << 7) |
                          ((lo >> 45) & 0x7fu));
         memcpy(out + 2 * i, &r16, sizeof r16);
@@ -120,8 +113,8 @@ void CRTRIG_KERNEL(sincos_pass_float16)(int func, const char *in, char *out, siz
         x = normal ? bits_to_double(xb) : sub;
         x = inside ? x : 1.0;
         y = first_pass_value(func, x, &e);
-        lo = round_bits(double_to_bits(y - e), 42);
-        hi = round_bits(double_to_bits(y + e), 42);
+        lo = crtrig_round_bits(double_to_bits(y - e), 42);
+        hi = crtrig_round_bits(double_to_bits(y + e), 42);
         /* float16 normal range only: |lo| >= 2^-14 (exponent field >= 1009) */
         tiny = ((lo >> 52) & 0x7ffu) < 1009u;
         r16 = (uint16_t)(((lo >> 48) & 0x8000u) | ((((lo >> 52) & 0x7ffu) - 1008u) << 10) |

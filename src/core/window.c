@@ -38,6 +38,7 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "sincospi.h"
+#include "window_poly.h"
 #include "sincos.h"
 #include "dispatch.h"
 
@@ -98,9 +99,9 @@ static void exact_point(crtrig_window_kind kind, int i, uint64_t *num, uint64_t 
 static double window_of_s_d(crtrig_window_kind kind, double s)
 {
     switch (kind) {
-    case CRTRIG_HANN:    return s;
-    case CRTRIG_HAMMING: return (2.0 + 21.0 * s) / 23.0;
-    default:             return s * (9.0 + 16.0 * s) / 25.0;
+    case CRTRIG_HANN:    return hann_of_s(s);
+    case CRTRIG_HAMMING: return hamming_of_s(s);
+    default:             return blackman_of_s(s);
     }
 }
 

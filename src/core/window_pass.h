@@ -19,10 +19,8 @@
  * (its subnormal range, where rounding on the bits does not apply) and w = 0
  * are left undecided, for window.c's per-element path. */
 #include "pass_common.h"
+#include "window_poly.h"
 
-static inline double hann_of_s(double s) { return s; }
-static inline double hamming_of_s(double s) { return (2.0 + 21.0 * s) / 23.0; }
-static inline double blackman_of_s(double s) { return s * (9.0 + 16.0 * s) / 25.0; }
 
 /* Store the rounding of w (error bound e) and set undecided[i]: 0 decided,
  * 2 the roundings of the endpoints differ, 1 outside the pass's range. */
@@ -39,7 +37,7 @@ static inline void window_store_float32(double w, double e, char *out, size_t i,
 static inline void window_store_bfloat16(double w, double e, char *out, size_t i,
                                          unsigned char *undecided)
 {
-    uint64_t lo = round_bits(double_to_bits(w - e), 45), hi = round_bits(double_to_bits(w + e), 45);
+    uint64_t lo = crtrig_round_bits(double_to_bits(w - e), 45), hi = crtrig_round_bits(double_to_bits(w + e), 45);
     uint64_t field = (lo >> 52) & 0x7ffu;
     uint16_t r16 = (uint16_t)(((field - 896u) << 7) | ((lo >> 45) & 0x7fu));
     memcpy(out + 2 * i, &r16, sizeof r16);
@@ -50,7 +48,7 @@ static inline void window_store_bfloat16(double w, double e, char *out, size_t i
 static inline void window_store_float16(double w, double e, char *out, size_t i,
                                         unsigned char *undecided)
 {
-    uint64_t lo = round_bits(double_to_bits(w - e), 42), hi = round_bits(double_to_bits(w + e), 42);
+    uint64_t lo = crtrig_round_bits(double_to_bits(w - e), 42), hi = crtrig_round_bits(double_to_bits(w + e), 42);
     uint64_t field = (lo >> 52) & 0x7ffu;
     uint16_t r16 = (uint16_t)(((field - 1008u) << 10) | ((lo >> 42) & 0x3ffu));
     memcpy(out + 2 * i, &r16, sizeof r16);
