@@ -669,32 +669,11 @@ def _exact_elements(array: np.ndarray) -> list:
     return array.astype(np.float64).reshape(-1).tolist()
 
 
-def _ordered_bits(array: np.ndarray) -> list[int | None]:
-    """Value-ordered integers of float bit patterns (None for NaN)."""
-    fmt = reference.FLOAT_FORMATS[reference.format_name(array.dtype)]
-    magnitude_mask = fmt.sign_bit - 1
-    result: list[int | None] = []
-    flat_values = array.astype(np.float64).reshape(-1).tolist()
-    for bits, value in zip(array.view(fmt.bits_dtype).reshape(-1).tolist(), flat_values):
-        if math.isnan(value):
-            result.append(None)
-        else:
-            magnitude = bits & magnitude_mask
-            result.append(-magnitude if bits & fmt.sign_bit else magnitude)
-    return result
-
-
 def _ulp_distances(got: np.ndarray, want: np.ndarray) -> list[int | float]:
     """Per-element ULP distance (exact ints; math.inf for NaN vs number)."""
-    if got.dtype.kind in "iu":
-        return [abs(a - b) for a, b in zip(_exact_elements(got), _exact_elements(want))]
-    distances: list[int | float] = []
-    for a, b in zip(_ordered_bits(got), _ordered_bits(want)):
-        if a is None or b is None:
-            distances.append(0 if a is None and b is None else math.inf)
-        else:
-            distances.append(abs(a - b))
-    return distances
+    fmt = reference.format_name(got.dtype)
+    return [reference.ulp_distance(a, b, fmt)
+            for a, b in zip(_exact_elements(got), _exact_elements(want))]
 
 
 def _compare(got_values: list, want_values: list, spec: OutputSpec):

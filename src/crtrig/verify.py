@@ -19,9 +19,8 @@ Exact check
 -----------
 Escalated inputs, float16 and bfloat16 (all 65536 bit patterns), and float32
 where long double is not the x87 format, are compared with the exactly
-computed correctly rounded value: ``crtrig.reference.trig_bits`` when that
-exists, otherwise MPFR through gmpy2 (a temporary fallback; gmpy2 is a test
-dependency).  Without the long double oracle every float32 input takes this
+computed correctly rounded value of ``crtrig.reference.trig_bits`` (exact,
+standard library only, independent of the C core).  Without the long double oracle every float32 input takes this
 slow path, so ``--exhaustive`` is refused there.
 
 Output
@@ -55,7 +54,7 @@ import platform
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Optional
 
 import numpy as np
 
@@ -93,46 +92,12 @@ MAX_LISTED = 20
 # Exact check
 # ---------------------------------------------------------------------------
 
-#: MPFR exponent range (emin, emax) and precision of each format, for gmpy2
-#: contexts with subnormalize=True (emin is the exponent of the smallest
-#: subnormal, written as 0.1b * 2^emin).
-_MPFR_FORMATS = {
-    "float32": (24, -148, 128),
-    "float16": (11, -23, 16),
-    "bfloat16": (8, -132, 128),
-}
+EXACT_METHOD = "crtrig.reference.trig_bits (exact, pure Python)"
 
 
-def exact_method() -> tuple[str, Optional[Callable[[str, int, str], int]]]:
-    """Name and function of the exact path: ``(description, fn)``.
-
-    ``fn(func, input_bits, fmt)`` returns the bit pattern of func(x)
-    correctly rounded into fmt, for a finite x given by its bit pattern.
-    ``fn`` is None when neither crtrig.reference.trig_bits nor gmpy2 exists.
-    """
-    trig_bits = getattr(reference, "trig_bits", None)
-    if trig_bits is not None:
-        def reference_bits(func: str, input_bits: int, fmt: str) -> int:
-            return int(trig_bits(func, reference.bits_to_float(input_bits, fmt), fmt))
-
-        return "crtrig.reference.trig_bits (exact, pure Python)", reference_bits
-    try:
-        import gmpy2  # noqa: F401  (temporary fallback until reference.trig_bits exists)
-    except ImportError:
-        return "none available (needs crtrig.reference.trig_bits or gmpy2)", None
-    return "MPFR through gmpy2 (temporary fallback: crtrig.reference.trig_bits is absent)", _mpfr_trig_bits
-
-
-def _mpfr_trig_bits(func: str, input_bits: int, fmt: str) -> int:
-    """func(x) correctly rounded into fmt by MPFR (round to nearest, subnormals)."""
-    import gmpy2
-
-    precision, emin, emax = _MPFR_FORMATS[fmt]
-    x = gmpy2.mpfr(reference.bits_to_float(input_bits, fmt), 64)  # exact
-    with gmpy2.context(precision=precision, emin=emin, emax=emax, subnormalize=True,
-                       round=gmpy2.RoundToNearest):
-        value = getattr(gmpy2, func)(x)
-    return reference.float_to_bits(float(value), fmt)  # exact: value is in fmt
+def _exact_bits(func: str, input_bits: int, fmt: str) -> int:
+    """Bit pattern of func(x) correctly rounded into fmt, x finite, given by its bits."""
+    return int(reference.trig_bits(func, reference.bits_to_float(input_bits, fmt), fmt))
 
 
 def _is_nan_bits(bits: int, fmt: reference.FloatFormat) -> bool:
@@ -195,13 +160,13 @@ class Tally:
         )
 
 
-def _check_exactly(tally: Tally, func: str, fmt_name: str, inputs, results, exact_bits) -> None:
+def _check_exactly(tally: Tally, func: str, fmt_name: str, inputs, results) -> None:
     """Compare crtrig's ``results`` for ``inputs`` (bit patterns) exactly."""
     fmt = reference.FLOAT_FORMATS[fmt_name]
     for input_bits, got in zip(inputs.tolist(), results.tolist()):
         tally.exact_checked += 1
         if _is_finite_bits(input_bits, fmt):
-            expected = exact_bits(func, input_bits, fmt_name)
+            expected = _exact_bits(func, input_bits, fmt_name)
             correct = got == expected
         else:
             tally.nonfinite += 1
@@ -216,7 +181,6 @@ def _check_exactly(tally: Tally, func: str, fmt_name: str, inputs, results, exac
 def run_chunk(chunk: Chunk) -> Tally:
     """Check one chunk; the worker-process entry point."""
     tally = Tally(inputs=chunk.size())
-    _, exact_bits = exact_method()
     if chunk.use_oracle:
         from . import _verify
 
@@ -235,10 +199,7 @@ def run_chunk(chunk: Chunk) -> Tally:
         tally.escalated = len(escalated)
         tally.escalated_examples = escalated[:MAX_LISTED].tolist()
         if tally.escalated:
-            if exact_bits is None:
-                raise RuntimeError("escalated inputs need crtrig.reference.trig_bits or gmpy2")
-            _check_exactly(tally, chunk.func, chunk.fmt, escalated, outcome["escalated_results"],
-                           exact_bits)
+            _check_exactly(tally, chunk.func, chunk.fmt, escalated, outcome["escalated_results"])
         return tally
 
     import crtrig
@@ -249,7 +210,7 @@ def run_chunk(chunk: Chunk) -> Tally:
         results = getattr(crtrig, chunk.func)(inputs.view(fmt.dtype)).view(fmt.bits_dtype).copy()
     if chunk.corrupt_for_test is not None:
         results[inputs == chunk.corrupt_for_test] ^= 1
-    _check_exactly(tally, chunk.func, chunk.fmt, inputs, results, exact_bits)
+    _check_exactly(tally, chunk.func, chunk.fmt, inputs, results)
     return tally
 
 
@@ -419,7 +380,6 @@ def _plan(args, fmt: reference.FloatFormat, use_oracle: bool) -> tuple[str, list
 def run(args) -> int:
     out = sys.stdout
     fmt = reference.FLOAT_FORMATS[args.dtype]
-    exact_description, exact_bits = exact_method()
 
     oracle_problem = None
     if fmt.name == "float32":
@@ -437,10 +397,7 @@ def run(args) -> int:
                                                       and args.bit_range[1] - args.bit_range[0] >= 1 << 24):
         print(f"{PROGRAM}: no long double oracle here: {oracle_problem}.\n"
               f"{PROGRAM}: refusing to check that many float32 inputs with the exact path alone "
-              f"({exact_description}); use --sample N.", file=sys.stderr)
-        return 2
-    if exact_bits is None and not use_oracle:
-        print(f"{PROGRAM}: no exact method: {exact_description}", file=sys.stderr)
+              f"({EXACT_METHOD}); use --sample N.", file=sys.stderr)
         return 2
     if not MIN_MARGIN_LOG2 <= args.margin_log2 <= MAX_MARGIN_LOG2:
         print(f"{PROGRAM}: --margin-log2 must lie in [{MIN_MARGIN_LOG2}, {MAX_MARGIN_LOG2}]",
@@ -466,12 +423,12 @@ def run(args) -> int:
               f"i.e. 2^{error_log2} relative; the margin leaves "
               f"{_room(error_log2, args.margin_log2)} room", file=out)
         print(f"  inputs within the margin of a rounding boundary are escalated and checked "
-              f"exactly: {exact_description}", file=out)
+              f"exactly: {EXACT_METHOD}", file=out)
     else:
         if fmt.name == "float32":
             print(f"oracle: no long double oracle here ({oracle_problem}); every input is "
                   f"checked exactly (slow path)", file=out)
-        print(f"oracle: exact, correctly rounded {args.function}: {exact_description}", file=out)
+        print(f"oracle: exact, correctly rounded {args.function}: {EXACT_METHOD}", file=out)
     out.flush()
 
     start = time.perf_counter()
