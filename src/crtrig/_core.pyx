@@ -188,24 +188,18 @@ cdef int bfloat16_types[2]
 
 BFLOAT16_TYPE_NUMBER = np.dtype(ml_dtypes.bfloat16).num
 
-_SIN_DOC = (b"Sine, element-wise, correctly rounded (ONNX Sin-22).\n\n"
-            b"For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
-            b"sine rounded once to nearest-even into the input's type, for every input\n"
-            b"(subnormals, huge arguments with exact range reduction, -0.0 kept).\n"
-            b"+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
-            b"float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
-            b"silent float32 computation.  A float32 input with a float16 out= is computed in\n"
-            b"float32 and cast by numpy (two roundings): exact float16 results come from\n"
-            b"float16 inputs.")
-_COS_DOC = (b"Cosine, element-wise, correctly rounded (ONNX Cos-22).\n\n"
-            b"For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
-            b"cosine rounded once to nearest-even into the input's type, for every input\n"
-            b"(subnormals, huge arguments with exact range reduction).\n"
-            b"+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
-            b"float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
-            b"silent float32 computation.  A float32 input with a float16 out= is computed in\n"
-            b"float32 and cast by numpy (two roundings): exact float16 results come from\n"
-            b"float16 inputs.")
+_TRIG_DOC = ("{Name}, element-wise, correctly rounded (ONNX {Op}-22).\n\n"
+             "For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
+             "{name} rounded once to nearest-even into the input's type, for every input\n"
+             "(subnormals, huge arguments with exact range reduction{zero}).\n"
+             "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
+             "float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
+             "silent float32 computation.  A float32 input with a float16 out= is computed in\n"
+             "float32 and cast by numpy (two roundings): exact float16 results come from\n"
+             "float16 inputs.")
+# Module globals: the ufuncs keep pointers into these bytes objects.
+_SIN_DOC = _TRIG_DOC.format(Name="Sine", Op="Sin", name="sine", zero=", -0.0 kept").encode()
+_COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", zero="").encode()
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
