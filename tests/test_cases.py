@@ -1050,24 +1050,28 @@ def test_messages_quote_only_an_excerpt(tmp_path, capsys, kind):
     assert_one_line_exit_2(completed, path, "characters)")
 
 
-def _non_regular_files(tmp_path):
-    yield "directory", tmp_path
-    if hasattr(os, "mkfifo"):
-        fifo = tmp_path / "fifo.json"
-        os.mkfifo(fifo)  # no writer: opening it for reading would block
-        yield "fifo", fifo
-    if os.path.exists("/dev/zero"):
-        yield "dev_zero", "/dev/zero"  # endless: reading it would exhaust memory
+#: Paths that are not regular files, on this platform.
+NON_REGULAR = ["directory"] + (["fifo"] if hasattr(os, "mkfifo") else []) + (
+    ["dev_zero"] if os.path.exists("/dev/zero") else []
+)
 
 
-def test_only_regular_files_are_read(tmp_path):
-    kinds = []
-    for kind, path in _non_regular_files(tmp_path):
-        completed = run_cases_bounded(path)
-        assert_one_line_exit_2(completed, path, "not a regular file")
-        kinds.append(kind)
+@pytest.mark.parametrize("kind", NON_REGULAR)
+def test_only_regular_files_are_read(tmp_path, kind):
+    if kind == "fifo":
+        path = tmp_path / "fifo.json"
+        os.mkfifo(path)  # no writer: opening it for reading would block
+    elif kind == "dev_zero":
+        path = "/dev/zero"  # endless: reading it would exhaust memory
+    else:
+        path = tmp_path
+    completed = run_cases_bounded(path)
+    assert_one_line_exit_2(completed, path, "not a regular file")
+
+
+def test_every_kind_of_non_regular_file_is_covered_on_linux():
     if sys.platform.startswith("linux"):
-        assert kinds == ["directory", "fifo", "dev_zero"]
+        assert NON_REGULAR == ["directory", "fifo", "dev_zero"]
 
 
 def test_cli_argument_errors_are_one_line(tmp_path):
