@@ -1003,20 +1003,23 @@ def _compare(got: np.ndarray, want: np.ndarray, positions: np.ndarray | None,
 
 def _compare_element(result: _Comparison, position: int, got, want, spec: OutputSpec,
                      check_tolerance: bool, sign_of_zero: bool) -> None:
-    """One element whose values are not plainly equal (see _compare)."""
+    """One element whose values are not plainly equal (see _compare).
+    Messages are written only for the first failure and difference."""
     distances = result.distances
     got_nan, want_nan = _is_nan(got), _is_nan(want)
-    problem = ""
+    problem: Callable[[], str] | None = None
     different = True
     if got_nan and want_nan:  # only reached when NaN is not allowed
         different = False
-        problem = "NaN output but allowNaN is false"
+        problem = lambda: "NaN output but allowNaN is false"  # noqa: E731
     elif got_nan or want_nan:
         distances.max_ulp = math.inf
-        problem = f"NaN mismatch (got {_show(got)}, want {_show(want)})"
+        problem = lambda: f"NaN mismatch (got {_show(got)}, want {_show(want)})"  # noqa: E731
     elif got == want:  # zeros of opposite signs
         if sign_of_zero:
-            problem = f"got {_show(got)}, want {_show(want)} (the sign of zero differs; --strict)"
+            problem = lambda: (  # noqa: E731
+                f"got {_show(got)}, want {_show(want)} (the sign of zero differs; --strict)"
+            )
     else:
         if _is_inf(got) or _is_inf(want):
             error: Fraction | float = math.inf
@@ -1025,18 +1028,20 @@ def _compare_element(result: _Comparison, position: int, got, want, spec: Output
         distances.max_abs = max(distances.max_abs, error)
         distances.max_ulp = max(distances.max_ulp, reference.ulp_distance(got, want, spec.dtype))
         bound = spec.tolerance
-        if not _is_inf(want):
+        if spec.rel_tolerance and not _is_inf(want):
             bound = max(bound, spec.rel_tolerance * abs(Fraction(want)))
         if error > bound:
-            problem = f"got {_show(got)}, want {_show(want)}, |error| {_show(error)} > {_show(bound)}"
+            problem = lambda: (  # noqa: E731
+                f"got {_show(got)}, want {_show(want)}, |error| {_show(error)} > {_show(bound)}"
+            )
     if different:
         result.different += 1
         if not result.first_difference:
             result.first_difference = f"element {position}: got {_show(got)}, want {_show(want)}"
-    if problem and check_tolerance:
+    if problem is not None and check_tolerance:
         result.failures += 1
         if not result.first_failure:
-            result.first_failure = f"element {position}: {problem}"
+            result.first_failure = f"element {position}: {problem()}"
 
 
 def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
