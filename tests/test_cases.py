@@ -816,11 +816,10 @@ def test_checked_indices_are_a_deterministic_bounded_sample():
 
 
 def test_window_exact_points():
-    case = cases.load_case_file  # noqa: F841  (documentation: the points of a real case below)
     document = {"op": "ai.onnx.HannWindow", "cases": [window_case("w", 1200, periodic=False)]}
     (case,) = cases.parse_case_file(json.dumps(document), "x.json").cases
     points = cases.OPS["ai.onnx.HannWindow"].exact_points(case, 0)
-    # D = 1199 is prime to 2, 3, 4, 6: only n = 0 and n = D are rational points
+    # D = 1199 = 11 * 109 is divisible by none of 2, 3, 4, 6: only n = 0 and n = D are exact
     assert points == [0, 1, 1198, 1199]
     document = {"op": "ai.onnx.HannWindow", "cases": [window_case("w", 1200)]}
     (case,) = cases.parse_case_file(json.dumps(document), "x.json").cases
