@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from crtrig import __main__ as cli
+from crtrig import _core as crtrig_core
 from crtrig import reference, verify
 
 try:
@@ -27,13 +28,25 @@ ORACLE_REASON = "crtrig._verify is not built" if _verify is None else _verify.or
 needs_oracle = pytest.mark.skipif(ORACLE_REASON is not None,
                                   reason=f"no long double oracle: {ORACLE_REASON}")
 
-FINAL_LINE = re.compile(r"^(sin|cos) (float32|float16|bfloat16): (\d+) inputs, (\d+) wrong, "
-                        r"(\d+) escalated, \d+\.\d s$")
+FINAL_LINE = re.compile(r"^(?P<func>sin|cos) (?P<dtype>float32|float16|bfloat16) "
+                        r"target (?P<target>baseline|avx2|avx512): (?P<inputs>\d+) inputs, "
+                        r"(?P<wrong>\d+) wrong, (?P<escalated>\d+) escalated, \d+\.\d s$",
+                        re.M)
+RESULT = ("func", "dtype", "inputs", "wrong")
+
+
+def _limit_memory():  # pragma: no cover - runs in the child
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
 
 
 def run_cli(*arguments: str) -> subprocess.CompletedProcess:
+    """``python -m crtrig verify ARGS`` in a child (limited to 4 GiB of
+    address space on Linux: a run must not try to allocate more)."""
     return subprocess.run([sys.executable, "-m", "crtrig", "verify", *arguments],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120,
+                          preexec_fn=_limit_memory if sys.platform.startswith("linux") else None)
 
 
 def final_line(stdout: str) -> re.Match:
@@ -59,7 +72,8 @@ def test_sample_run_reports_and_passes(func):
     assert re.search(r"^wrong: 0$", out, re.M)
     assert re.search(r"^wall time: \d+\.\d s$", out, re.M)
     match = final_line(out)
-    assert match.group(1, 2, 3, 4) == (func, "float32", "20000", "0")
+    assert match.group(*RESULT) == (func, "float32", "20000", "0")
+    assert match["target"] == crtrig_core.SIMD_TARGET  # by default, the kernels crtrig uses
 
 
 @needs_oracle
@@ -70,7 +84,7 @@ def test_corrupted_result_is_reported_and_fails():
     assert re.search(r"^wrong: 1$", done.stdout, re.M)
     assert "WRONG sin(0x3f800000 (1.0))" in done.stdout
     match = final_line(done.stdout)
-    assert match.group(3, 4) == ("1001", "1")
+    assert match.group("inputs", "wrong") == ("1001", "1")
 
 
 @pytest.mark.slow
@@ -78,7 +92,7 @@ def test_float16_exhaustive_in_process(capsys):
     assert cli.main(["verify", "cos", "--dtype", "float16", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert "checked exactly: 65536 inputs" in out
-    assert final_line(out).group(1, 2, 3, 4) == ("cos", "float16", "65536", "0")
+    assert final_line(out).group(*RESULT) == ("cos", "float16", "65536", "0")
 
 
 def test_bfloat16_corruption_is_caught(capsys):
@@ -88,7 +102,7 @@ def test_bfloat16_corruption_is_caught(capsys):
     out = capsys.readouterr().out
     assert status == 1, out
     assert "WRONG sin(0x3f80 (1.0))" in out
-    assert final_line(out).group(3, 4) == ("256", "1")
+    assert final_line(out).group("inputs", "wrong") == ("256", "1")
 
 
 # ---------------------------------------------------------------------------
@@ -212,4 +226,129 @@ def test_sample_uses_exact_path_without_oracle(no_oracle, capsys):
     out = capsys.readouterr().out
     assert "no long double oracle here" in out
     assert "checked exactly: 300 inputs" in out
-    assert final_line(out).group(3, 4) == ("300", "0")
+    assert final_line(out).group("inputs", "wrong") == ("300", "0")
+
+
+# ---------------------------------------------------------------------------
+# SIMD targets: --target NAME|all
+# ---------------------------------------------------------------------------
+
+SUPPORTED_TARGETS = [name for name in crtrig_core.simd_targets() if name is not None]
+
+
+def result_lines(stdout: str) -> list[re.Match]:
+    return list(FINAL_LINE.finditer(stdout))
+
+
+def test_target_all_checks_every_supported_target_in_turn(capsys):
+    corrupt = 0x3F80  # bfloat16 1.0: every target's run must catch it
+    status = cli.main(["verify", "sin", "--dtype", "bfloat16", "--jobs", "1", "--target", "all",
+                       "--range", "0x3f00:0x3fff", "--corrupt-for-test", hex(corrupt)])
+    out = capsys.readouterr().out
+    assert status == 1, out
+    lines = result_lines(out)
+    assert [m["target"] for m in lines] == SUPPORTED_TARGETS
+    assert all(m.group("inputs", "wrong") == ("256", "1") for m in lines)
+    assert out.count("WRONG sin(0x3f80 (1.0))") == len(SUPPORTED_TARGETS)
+
+
+@needs_oracle
+def test_target_all_float32_with_the_oracle():
+    done = run_cli("cos", "--sample", "5000", "--jobs", "2", "--target", "ALL")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = result_lines(done.stdout)
+    assert [m["target"] for m in lines] == SUPPORTED_TARGETS
+    assert all(m.group(*RESULT) == ("cos", "float32", "5000", "0") for m in lines)
+
+
+@pytest.mark.parametrize("name", SUPPORTED_TARGETS)
+def test_target_by_name(capsys, name):
+    assert cli.main(["verify", "cos", "--dtype", "float16", "--jobs", "1", "--target", name.upper(),
+                     "--range", "0x3c00:0x3cff"]) == 0
+    (line,) = result_lines(capsys.readouterr().out)
+    assert line["target"] == name and line["wrong"] == "0"
+
+
+def test_unknown_or_unsupported_target_is_one_line_exit_2():
+    names = ["bogus"] + [name for name, ok in zip(verify.TARGETS, crtrig_core.simd_targets()) if ok is None]
+    if len(names) == 1:  # this CPU supports every target
+        assert SUPPORTED_TARGETS == list(verify.TARGETS)
+    for name in names:
+        done = run_cli("sin", "--dtype", "float16", "--target", name)
+        assert done.returncode == 2 and done.stdout == "", done
+        assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr, done.stderr
+        assert ("unknown target" if name == "bogus" else "not supported") in done.stderr
+
+
+@needs_oracle
+def test_verify_block_uses_the_target_it_is_given():
+    """The C layer computes crtrig's values with crtrig_trig_strided_target:
+    each supported target is checked (and its corruption caught), and an
+    unavailable index is refused rather than silently replaced."""
+    for index, name in enumerate(crtrig_core.simd_targets()):
+        if name is None:
+            with pytest.raises(ValueError, match="target"):
+                _verify.verify_block("sin", 0x40000000, 16, target=index)
+            continue
+        outcome = _verify.verify_block("sin", 0x40000000, 4096, target=index, _corrupt_for_test=0x40000123)
+        assert outcome["wrong"] == 1 and outcome["wrong_examples"][0][0] == 0x40000123
+    with pytest.raises(ValueError, match="target"):
+        _verify.verify_block("sin", 0x40000000, 16, target=len(verify.TARGETS))
+    assert _verify.simd_targets() == crtrig_core.simd_targets()
+
+
+# ---------------------------------------------------------------------------
+# Arguments: one line and exit status 2, bounded memory
+# ---------------------------------------------------------------------------
+
+BAD_ARGUMENTS = {
+    # name: (arguments, message fragment)
+    "sample_beyond_float32": (["sin", "--sample", "1000000000000"], "--exhaustive"),
+    "sample_beyond_float16": (["sin", "--dtype", "float16", "--sample", "65537"], "--exhaustive"),
+    "negative_corrupt": (["sin", "--corrupt-for-test", "-1"], "non-negative"),
+    "corrupt_beyond_float16": (["sin", "--dtype", "float16", "--corrupt-for-test", "0x10000"], "0xffff"),
+    "negative_seed": (["sin", "--sample", "10", "--seed", "-1"], "non-negative"),
+    "seed_not_integer": (["sin", "--sample", "10", "--seed", "1.5"], "integer"),
+    "margin": (["sin", "--margin-log2", "99"], "--margin-log2"),
+    "margin_not_integer": (["sin", "--margin-log2", "x"], "integer"),
+    "progress_nan": (["sin", "--progress-interval", "nan"], "seconds"),
+    "range_beyond_bfloat16": (["sin", "--dtype", "bfloat16", "--range", "0:0x10000"], "0xffff"),
+    "too_many_jobs": (["sin", "--jobs", "1000000"], "--jobs"),
+    "unknown_option": (["sin", "--bogus"], "--bogus"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_ARGUMENTS))
+def test_bad_arguments_are_one_line_exit_2(kind):
+    arguments, fragment = BAD_ARGUMENTS[kind]
+    done = run_cli(*arguments)
+    assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert fragment in lines[0]
+
+
+def plan(*arguments: str):
+    args = cli.build_parser().parse_args(["verify", *arguments])
+    fmt = reference.FLOAT_FORMATS[args.dtype]
+    return verify._plan(args, fmt, use_oracle=fmt.name == "float32", target=0)
+
+
+def test_sample_is_drawn_per_chunk_and_deterministic():
+    """A sample of all 2^32 patterns plans chunks of bounded size without
+    drawing anything; the inputs drawn depend on N and the seed only."""
+    description, chunks = plan("sin", "--sample", str(1 << 32), "--jobs", "2")
+    assert sum(chunk.size() for chunk in chunks) == 1 << 32
+    assert max(chunk.size() for chunk in chunks) <= verify.ORACLE_CHUNK
+    assert all(chunk.inputs is None for chunk in chunks)
+
+    def drawn(*arguments):
+        _, chunks = plan("sin", "--dtype", "float16", *arguments)
+        return np.concatenate([chunk.input_bits() for chunk in chunks])
+
+    one_job = drawn("--sample", "10000", "--jobs", "1", "--seed", "5")
+    assert len(one_job) == 10000 and one_job.max() < 1 << 16
+    assert np.array_equal(one_job, drawn("--sample", "10000", "--jobs", "3", "--seed", "5"))
+    assert not np.array_equal(one_job, drawn("--sample", "10000", "--jobs", "1", "--seed", "6"))
+    assert len(np.unique(one_job)) > 5000  # random, not a constant

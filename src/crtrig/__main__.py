@@ -3,6 +3,8 @@
 Commands are argparse subparsers; each module that provides one exposes
 ``configure_parser(parser)``, which adds its arguments and sets ``func`` to a
 callable taking the parsed arguments and returning the exit status.
+
+Every argument error is one line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -13,8 +15,17 @@ import sys
 from . import cases, verify
 
 
+class OneLineErrorParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (no usage block), exit 2.
+
+    Subparsers made by add_subparsers() are of the same class."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineErrorParser(
         prog="python -m crtrig",
         description="crtrig: correctly rounded ONNX window functions, Sin and Cos.",
     )

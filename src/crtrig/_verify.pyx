@@ -2,6 +2,10 @@
 """Thin Cython layer over src/verify/verify_f32.c: crtrig's float32 sin/cos
 checked against the C library's x87 long double sinl/cosl.
 
+This module holds its own copy of the C core and never calls crtrig_init:
+the kernels checked are those of the SIMD target index passed (``target``:
+0 baseline, 1 avx2, 2 avx512; ``simd_targets()`` lists those available).
+
 Used by ``python -m crtrig verify`` (crtrig/verify.py), which also checks the
 escalated inputs exactly.  verify_block and verify_inputs release the GIL
 while the C code runs.
@@ -22,6 +26,7 @@ cdef extern from "verify_f32.h" nogil:
     enum: VERIFY_F32_NOT_NEAREST
     enum: VERIFY_F32_BAD_ARGUMENT
     enum: VERIFY_F32_CRTRIG_FAILED
+    enum: VERIFY_F32_NO_TARGET
     enum: VERIFY_F32_MIN_MARGIN_LOG2
     enum: VERIFY_F32_MAX_MARGIN_LOG2
     ctypedef struct verify_f32_mismatch:
@@ -40,10 +45,13 @@ cdef extern from "verify_f32.h" nogil:
         verify_f32_mismatch *mismatches
     int verify_f32_oracle_status()
     int verify_f32_long_double_digits()
-    int verify_f32_block(int func, const uint32_t *inputs, size_t count, int margin_log2,
+    int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
                          int corrupt_enabled, uint32_t corrupt_input,
                          verify_f32_block_result *result)
     int verify_f32_oracle_value(int func, uint32_t input, void *value)
+
+cdef extern from "crtrig/crtrig.h" nogil:
+    const char *crtrig_target_name(int i)
 
 #: Inputs handed to the C code per call.
 BLOCK_SIZE = VERIFY_F32_MAX_BLOCK
@@ -62,8 +70,23 @@ _STATUS_MESSAGES = {
     VERIFY_F32_REDUCED_PRECISION: "the x87 precision control is below 64 bits",
     VERIFY_F32_NOT_NEAREST: "the rounding mode is not round-to-nearest",
     VERIFY_F32_BAD_ARGUMENT: "bad function, block size or margin",
-    VERIFY_F32_CRTRIG_FAILED: "crtrig_trig_strided returned an error",
+    VERIFY_F32_CRTRIG_FAILED: "crtrig_trig_strided_target returned an error",
+    VERIFY_F32_NO_TARGET: "the SIMD target is unknown or not supported by this CPU",
 }
+
+#: Number of SIMD target indices of the C core (0 baseline, 1 avx2, 2 avx512).
+TARGET_COUNT = 3
+
+
+def simd_targets():
+    """Names of the SIMD targets of this module's copy of the core that this
+    CPU supports, by index (None where unsupported)."""
+    cdef int i
+    names = []
+    for i in range(TARGET_COUNT):
+        name = crtrig_target_name(i)
+        names.append(None if name == NULL else name.decode())
+    return names
 
 
 def long_double_digits():
@@ -89,7 +112,7 @@ cdef str _status_message(int status):
 cdef int _check(int status) except -1:
     if status == VERIFY_F32_OK:
         return 0
-    if status == VERIFY_F32_BAD_ARGUMENT:
+    if status == VERIFY_F32_BAD_ARGUMENT or status == VERIFY_F32_NO_TARGET:
         raise ValueError("crtrig._verify: " + _status_message(status))
     raise RuntimeError("crtrig._verify: " + _status_message(status))
 
@@ -141,9 +164,11 @@ cdef class _Tally:
 
 
 def verify_block(func, first_bits, count, int margin_log2=DEFAULT_MARGIN_LOG2,
-                 _corrupt_for_test=None, Py_ssize_t max_examples=20):
-    """Check crtrig's float32 `func` on the `count` consecutive bit patterns
-    first_bits, first_bits + 1, ... (all below 2**32).
+                 _corrupt_for_test=None, Py_ssize_t max_examples=20, int target=0):
+    """Check crtrig's float32 `func`, computed by the kernels of SIMD target
+    index `target` (default 0, baseline), on the `count` consecutive bit
+    patterns first_bits, first_bits + 1, ... (all below 2**32).  An
+    unavailable target raises ValueError.
 
     Returns a dict:
 
@@ -163,18 +188,19 @@ def verify_block(func, first_bits, count, int margin_log2=DEFAULT_MARGIN_LOG2,
     cdef uint64_t first = first_bits, n = count
     if n > (<uint64_t>1 << 32) or first > (<uint64_t>1 << 32) - n:
         raise ValueError("the block must lie within the 2**32 bit patterns")
-    return _verify(_func_code(func), first, n, None, margin_log2, _corrupt_for_test, max_examples)
-
-
-def verify_inputs(func, inputs, int margin_log2=DEFAULT_MARGIN_LOG2,
-                  _corrupt_for_test=None, Py_ssize_t max_examples=20):
-    """Like verify_block, for the float32 bit patterns in the array `inputs`."""
-    array = np.ascontiguousarray(inputs, dtype=np.uint32)
-    return _verify(_func_code(func), 0, array.shape[0], array, margin_log2, _corrupt_for_test,
+    return _verify(target, _func_code(func), first, n, None, margin_log2, _corrupt_for_test,
                    max_examples)
 
 
-cdef dict _verify(int func, uint64_t first, uint64_t count, object input_array,
+def verify_inputs(func, inputs, int margin_log2=DEFAULT_MARGIN_LOG2,
+                  _corrupt_for_test=None, Py_ssize_t max_examples=20, int target=0):
+    """Like verify_block, for the float32 bit patterns in the array `inputs`."""
+    array = np.ascontiguousarray(inputs, dtype=np.uint32)
+    return _verify(target, _func_code(func), 0, array.shape[0], array, margin_log2,
+                   _corrupt_for_test, max_examples)
+
+
+cdef dict _verify(int target, int func, uint64_t first, uint64_t count, object input_array,
                   int margin_log2, object corrupt_for_test, Py_ssize_t max_examples):
     cdef const uint32_t[::1] given
     cdef uint32_t *block_inputs = NULL
@@ -182,12 +208,18 @@ cdef dict _verify(int func, uint64_t first, uint64_t count, object input_array,
     cdef uint64_t start, i, length
     cdef int status
     cdef int corrupt_enabled = corrupt_for_test is not None
-    cdef uint32_t corrupt_input = corrupt_for_test if corrupt_enabled else 0
+    cdef uint32_t corrupt_input
     cdef _Tally tally = _Tally(max_examples)
+
+    if corrupt_enabled and not 0 <= corrupt_for_test <= 0xFFFFFFFF:
+        raise ValueError("_corrupt_for_test must be a float32 bit pattern (0 <= bits < 2**32)")
+    corrupt_input = corrupt_for_test if corrupt_enabled else 0
 
     if not (MIN_MARGIN_LOG2 <= margin_log2 <= MAX_MARGIN_LOG2):
         raise ValueError("margin_log2 must lie in [%d, %d]" % (MIN_MARGIN_LOG2, MAX_MARGIN_LOG2))
     _check(verify_f32_oracle_status())
+    if crtrig_target_name(target) == NULL:
+        _check(VERIFY_F32_NO_TARGET)
     if input_array is not None:
         given = input_array
     block = <verify_f32_block_result *>PyMem_Malloc(sizeof(verify_f32_block_result))
@@ -207,7 +239,7 @@ cdef dict _verify(int func, uint64_t first, uint64_t count, object input_array,
                 for i in range(length):
                     block_inputs[i] = given[start + i]
             with nogil:
-                status = verify_f32_block(func, block_inputs, length, margin_log2,
+                status = verify_f32_block(target, func, block_inputs, length, margin_log2,
                                           corrupt_enabled, corrupt_input, block)
             _check(status)
             tally.add(block)

@@ -1,4 +1,4 @@
-"""Case-file runner: ``python -m crtrig cases [FILE ...] [--strict]``.
+"""Case-file runner: ``python -m crtrig cases [FILE ...] [--strict] [--all]``.
 
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
@@ -17,25 +17,44 @@ A case file is JSON::
                                    "tolerance": T, "relTolerance": R,
                                    "allowNaN": bool, "data": {...}}}}]}
 
-Each case runs crtrig's implementation of the op and compares the result with
-the expectation: the case's ``data`` if given, else the correctly rounded
-value from :mod:`crtrig.reference`.  An element passes when
-``|got - want| <= max(tolerance, relTolerance * |want|)`` in exact rational
-arithmetic; NaN must appear exactly where the expectation has NaN, and only
-when ``allowNaN`` is true.  With ``--strict`` every output must also equal the
-correctly rounded reference bit for bit (ULP distance 0, same sign of zero).
-
 Numbers in files are read as exact decimals (JSON numbers or strings, plus
-"NaN", "inf", "-inf" and hex floats such as "0x1.8p-1"); input values are
-rounded once, directly into the input dtype.  A negative zero ("-0", "-0.0"
-or the JSON number -0.0; not the JSON integer -0) stays negative in float
-inputs; integer dtypes read it as 0.
+"NaN", "inf", "-inf" and hex floats such as "0x1.8p-1", also exact); input
+values and expected output values are each rounded once, to nearest even,
+directly into the input resp. output dtype (``crtrig.reference.round_rational``;
+integer dtypes take only integral values in range).  A negative zero ("-0",
+"-0.0" or the JSON number -0.0; not the JSON integer -0) stays negative.
+
+Each case runs crtrig's implementation of the op on the whole output and
+measures two distances:
+
+* ``vs_data``: from the file's ``data`` (each value rounded into the output
+  dtype), over every element: the largest ULP distance and absolute error;
+* ``vs_exact``: from the correctly rounded value (:mod:`crtrig.reference`),
+  over the *checked* elements: every element of outputs up to
+  ``check_limit`` (default 16384) elements; beyond it a deterministic sample
+  of ``check_limit`` elements plus the op's exact points (for windows: the
+  elements where the value is rational, their neighbours and the ends).
+  ``--all`` checks every element.
+
+An element passes when ``|got - want| <= max(tolerance, relTolerance * |want|)``
+in exact arithmetic, ``want`` being the data (or, without data, the correctly
+rounded value); tolerance 0 means equal values.  NaN must appear exactly where
+the expectation has NaN, and only when ``allowNaN`` is true.  With
+``--strict`` every checked output must also equal the correctly rounded value
+bit for bit, and the sign of zero must also match the data.
+
+Hostile input ends fast: only regular files up to ``max_file_bytes`` are read;
+numbers with more than 2000 digits or a decimal exponent beyond +-1000 (binary
++-3400 for hex floats), shapes of more than 32 dimensions or more than
+``max_elements`` elements, window sizes above 2^53 and output shapes that
+disagree with the inputs make a file malformed before anything is computed;
+messages quote at most a short excerpt of a value.
 
 Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
 means adding one entry.
 
-Exit status: 2 if any file is malformed (nothing is run then), otherwise 1 if
-any case failed, otherwise 0.
+Exit status: 2 if any file is malformed or unreadable (nothing is run then),
+otherwise 1 if any case failed, otherwise 0.
 """
 
 from __future__ import annotations
@@ -46,12 +65,14 @@ import importlib.resources
 import json
 import math
 import os
+import re
+import stat
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation, localcontext
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -84,9 +105,37 @@ DTYPES: dict[str, np.dtype] = {
 
 PROGRAM = "crtrig cases"
 
+#: Outputs up to this many elements are checked element by element against
+#: the correctly rounded value; larger ones on a sample of this many elements
+#: plus the exact points.  Above every shipped case (the largest has 12,000).
+DEFAULT_CHECK_LIMIT = 1 << 14
+#: Declared shapes with more elements make a file malformed.
+DEFAULT_MAX_ELEMENTS = 1 << 26
+#: Larger files are not read.
+DEFAULT_MAX_FILE_BYTES = 64 << 20
+#: Largest window size crtrig accepts (every index is an exact double).
+MAX_WINDOW_SIZE = 1 << 53
+
+#: Limits on numbers in files, so that making them exact takes bounded time.
+#: 2000 digits are more than the 767 significant digits of the longest exact
+#: decimal of a float64; 10^+-1000 is far outside every supported format.
+MAX_DIGITS = 2000
+MAX_DECIMAL_EXPONENT = 1000
+MAX_BINARY_EXPONENT = 3400  # about 10^1000
+#: Most dimensions a shape may have.
+MAX_NDIM = 32
+#: Longest excerpt of a file's text quoted in a message.
+EXCERPT_LENGTH = 40
+#: Seed of the deterministic sample of large outputs.
+SAMPLE_SEED = 0
+#: Non-finite outputs added to the checked elements of a sampled output.
+MAX_NONFINITE_ADDED = 16
+#: Elements compared per numpy step (bounds the temporary arrays).
+COMPARE_BLOCK = 1 << 20
+
 
 class MalformedCaseFile(Exception):
-    """A case file that cannot be run: bad JSON, missing field, bad value..."""
+    """A case file that cannot be run: unreadable, bad JSON, missing field, bad value..."""
 
     def __init__(self, path: str, case: str | None, message: str):
         super().__init__(message)
@@ -95,12 +144,42 @@ class MalformedCaseFile(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        where = f"{self.path}: " + (f"case {self.case}: " if self.case is not None else "")
+        where = f"{self.path}: " + (f"case {_excerpt(self.case)}: " if self.case is not None else "")
         return where + self.message
 
 
 class _Invalid(Exception):
     """Raised inside validation; turned into MalformedCaseFile with context."""
+
+
+class _BadNumber(ValueError):
+    """A JSON number that cannot be read in bounded time (raised while parsing)."""
+
+
+def _excerpt(value, limit: int = EXCERPT_LENGTH) -> str:
+    """A short printable excerpt of a value from a file (repr for non-strings)."""
+    text = value if isinstance(value, str) else _safe_repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _quoted(value, limit: int = EXCERPT_LENGTH) -> str:
+    """Like repr() of a string from a file, cut to a short excerpt."""
+    if isinstance(value, str):
+        if len(value) <= limit:
+            return repr(value)
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    return _excerpt(value, limit)
+
+
+def _safe_repr(value) -> str:
+    if isinstance(value, (list, tuple, dict)):
+        kind = type(value).__name__
+        return f"<{kind} of {len(value)} item(s)>"
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return _show(value)
+    return repr(value)
 
 
 # ---------------------------------------------------------------------------
@@ -110,7 +189,7 @@ class _Invalid(Exception):
 
 @dataclass
 class OutputSpec:
-    """An expected output: dtype, shape, tolerances and optional exact data."""
+    """An expected output: dtype, shape, tolerances and optional data."""
 
     name: str
     dtype: str
@@ -118,8 +197,9 @@ class OutputSpec:
     tolerance: Fraction = Fraction(0)
     rel_tolerance: Fraction = Fraction(0)
     allow_nan: bool = False
-    # Exact expected values (Fraction / int, or float nan / +-inf), flat.
-    expected: list | None = None
+    #: The file's data, each value rounded once into ``dtype`` (an array of
+    #: ``shape``), or None.
+    expected: np.ndarray | None = None
 
 
 @dataclass
@@ -144,39 +224,52 @@ class CaseFile:
 
 
 @dataclass
+class Distances:
+    """How far crtrig's output is from an expectation, over some elements."""
+
+    max_ulp: int | float = 0  # math.inf for NaN against a number
+    max_abs: Fraction | float = Fraction(0)  # math.inf for inf against another value
+
+
+@dataclass
 class CaseResult:
-    """Outcome of one case; ``line()`` is what the CLI prints."""
+    """Outcome of one case; ``line()`` is what the CLI prints.
+
+    ``vs_data`` is None when the file has no data; ``checked`` of ``total``
+    elements were compared with the correctly rounded value (``vs_exact``).
+    """
 
     label: str
     case: str
     status: str  # "PASS", "FAIL" or "SKIP"
-    max_abs_error: Fraction | float | None = None
-    max_ulp: int | float | None = None
+    checked: int = 0
+    total: int = 0
+    vs_data: Distances | None = None
+    vs_exact: Distances | None = None
     reason: str = ""
 
     def line(self) -> str:
+        data = "-" if self.vs_data is None else (
+            f"max_ulp={_format_ulp(self.vs_data.max_ulp)} max_abs={_format_error(self.vs_data.max_abs)}"
+        )
+        exact = "-" if self.vs_exact is None else f"max_ulp={_format_ulp(self.vs_exact.max_ulp)}"
         text = (
-            f"{self.label}  {self.case}  {self.status}  "
-            f"max_abs_err={_format_error(self.max_abs_error)}  "
-            f"max_ulp={_format_ulp(self.max_ulp)}"
+            f"{self.label}  {_excerpt(self.case, 200)}  {self.status}  "
+            f"checked {self.checked} of {self.total}  vs_data: {data}  vs_exact: {exact}"
         )
         return text + (f"  ({self.reason})" if self.reason else "")
 
 
 def _format_error(value) -> str:
-    if value is None:
-        return "-"
     if isinstance(value, float):
         return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
-    return "0" if value == 0 else f"{float(value):.3g}"
+    if value == 0:
+        return "0"
+    return f"{float(value):.3g}" if value < 2**1000 else _show(value, digits=3)
 
 
 def _format_ulp(value) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return "inf"
-    return str(value)
+    return "inf" if isinstance(value, float) else str(value)
 
 
 # ---------------------------------------------------------------------------
@@ -190,8 +283,11 @@ class OpSpec:
 
     ``implementation`` names the crtrig callable (looked up lazily, so tests
     can substitute one).  ``call(fn, case)`` runs it and returns the list of
-    outputs; ``reference(case)`` returns the correctly rounded outputs;
-    ``unsupported(case)``, if given, names why a valid case is skipped.
+    outputs; ``reference_at(case, output_index, flat_indices)`` returns the
+    correctly rounded values of those elements of that output (a 1-D array of
+    its dtype); ``exact_points(case, output_index)`` lists elements always
+    checked when an output is sampled; ``unsupported(case)``, if given, names
+    why a valid case is skipped.
     """
 
     name: str
@@ -202,7 +298,8 @@ class OpSpec:
     output_dtypes: frozenset[str]
     validate: Callable[[Case], None]
     call: Callable[[Callable, Case], list]
-    reference: Callable[[Case], list[np.ndarray]]
+    reference_at: Callable[[Case, int, np.ndarray], np.ndarray]
+    exact_points: Callable[[Case, int], Iterable[int]]
     num_outputs: int = 1
     #: Reason a valid case cannot run yet (reported as SKIP), or "".
     unsupported: Callable[[Case], str] | None = None
@@ -212,28 +309,63 @@ def _window_size(case: Case) -> int:
     return int(case.inputs[0].reshape(-1)[0])
 
 
+def _window_denominator(case: Case) -> int:
+    size = _window_size(case)
+    return size if case.attrs["periodic"] else size - 1
+
+
 def _validate_window(case: Case) -> None:
     size_array = case.inputs[0]
     if size_array.shape not in ((), (1,)):
         raise _Invalid(
-            f"input {case.input_names[0]!r} must be a scalar (shape []) or a 1-element "
+            f"input {_quoted(case.input_names[0])} must be a scalar (shape []) or a 1-element "
             f"tensor, got shape {list(size_array.shape)}"
         )
-    if _window_size(case) < 0:
-        raise _Invalid(f"input {case.input_names[0]!r} must be non-negative")
+    size = _window_size(case)
+    if size < 0:
+        raise _Invalid(f"input {_quoted(case.input_names[0])} must be non-negative")
+    if size > MAX_WINDOW_SIZE:
+        raise _Invalid(f"window size {size} is above 2^53, the largest crtrig supports")
     periodic = case.attrs["periodic"]
     if periodic not in (0, 1):
-        raise _Invalid(f"attribute periodic must be 0 or 1, got {periodic!r}")
+        raise _Invalid(f"attribute periodic must be 0 or 1, got {_excerpt(periodic)}")
     datatype = case.attrs["output_datatype"]
     if datatype not in ONNX_DATATYPES:
-        raise _Invalid(f"attribute output_datatype {datatype!r} is not a supported ONNX data type")
+        raise _Invalid(
+            f"attribute output_datatype {_excerpt(datatype)} is not a supported ONNX data type"
+        )
+    output = case.outputs[0]
     implied = ONNX_DATATYPES[datatype]
-    actual = case.outputs[0].dtype
-    if implied != actual:
+    if implied != output.dtype:
         raise _Invalid(
             f"attribute output_datatype={datatype} ({implied}) disagrees with "
-            f"output {case.outputs[0].name!r} dtype {actual}"
+            f"output {_quoted(output.name)} dtype {output.dtype}"
         )
+    if output.shape != (size,):
+        raise _Invalid(
+            f"output {_quoted(output.name)} shape {list(output.shape)} disagrees with "
+            f"the window size {size} (want [{size}])"
+        )
+
+
+#: Window elements n/D at which cos(2 pi n / D) is rational: the value is exact there.
+_WINDOW_EXACT_FRACTIONS = tuple(
+    Fraction(a, b) for a, b in ((0, 1), (1, 6), (1, 4), (1, 3), (1, 2), (2, 3), (3, 4), (5, 6), (1, 1))
+)
+
+
+def _window_exact_points(case: Case, output_index: int) -> list[int]:
+    """The ends, the elements where the value is rational (n/D in
+    {0, 1/6, 1/4, 1/3, 1/2, 2/3, 3/4, 5/6, 1}) and their neighbours."""
+    size = _window_size(case)
+    denominator = _window_denominator(case)
+    points = {0, 1, size - 2, size - 1}
+    for fraction in _WINDOW_EXACT_FRACTIONS:
+        numerator = denominator * fraction.numerator
+        if denominator > 0 and numerator % fraction.denominator == 0:
+            middle = numerator // fraction.denominator
+            points.update((middle - 1, middle, middle + 1))
+    return sorted(p for p in points if 0 <= p < size)
 
 
 def _window_op(onnx_name: str, kind: str) -> OpSpec:
@@ -245,15 +377,18 @@ def _window_op(onnx_name: str, kind: str) -> OpSpec:
         )
         return [result]
 
-    def compute_reference(case: Case) -> list[np.ndarray]:
-        return [
-            reference.window(
-                kind,
-                _window_size(case),
-                periodic=bool(case.attrs["periodic"]),
-                dtype=DTYPES[case.outputs[0].dtype],
-            )
-        ]
+    def reference_at(case: Case, output_index: int, indices: np.ndarray) -> np.ndarray:
+        """Element by element (reference.window_bits / window_value), only the
+        requested ones: cost proportional to len(indices), not to the size."""
+        denominator = _window_denominator(case)
+        name = case.outputs[output_index].dtype
+        positions = indices.tolist()
+        if name in reference.INTEGER_FORMATS:
+            values = [reference.window_value(kind, n, max(denominator, 0), name) for n in positions]
+            return np.array(values, dtype=DTYPES[name])
+        fmt = reference.FLOAT_FORMATS[name]
+        bits = [reference.window_bits(kind, n, max(denominator, 0), name) for n in positions]
+        return np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
 
     return OpSpec(
         name=onnx_name,
@@ -264,7 +399,8 @@ def _window_op(onnx_name: str, kind: str) -> OpSpec:
         output_dtypes=frozenset(ONNX_DATATYPES.values()),
         validate=_validate_window,
         call=call,
-        reference=compute_reference,
+        reference_at=reference_at,
+        exact_points=_window_exact_points,
     )
 
 
@@ -281,14 +417,20 @@ def _validate_elementwise(case: Case) -> None:
     input_dtype = reference.format_name(source.dtype)
     if output.dtype != input_dtype:
         raise _Invalid(
-            f"output {output.name!r} dtype {output.dtype} differs from input "
-            f"{case.input_names[0]!r} dtype {input_dtype}"
+            f"output {_quoted(output.name)} dtype {output.dtype} differs from input "
+            f"{_quoted(case.input_names[0])} dtype {input_dtype}"
         )
     if output.shape != source.shape:
         raise _Invalid(
-            f"output {output.name!r} shape {list(output.shape)} differs from input "
-            f"{case.input_names[0]!r} shape {list(source.shape)}"
+            f"output {_quoted(output.name)} shape {list(output.shape)} differs from input "
+            f"{_quoted(case.input_names[0])} shape {list(source.shape)}"
         )
+
+
+def _elementwise_exact_points(case: Case, output_index: int) -> list[int]:
+    """The first and last elements."""
+    count = case.inputs[0].size
+    return sorted({p for p in (0, 1, count - 2, count - 1) if 0 <= p < count})
 
 
 def _trig_op(onnx_name: str, func: str) -> OpSpec:
@@ -297,8 +439,8 @@ def _trig_op(onnx_name: str, func: str) -> OpSpec:
         with np.errstate(invalid="ignore"):
             return [fn(case.inputs[0])]
 
-    def compute_reference(case: Case) -> list[np.ndarray]:
-        return [reference.trig(func, case.inputs[0])]
+    def reference_at(case: Case, output_index: int, indices: np.ndarray) -> np.ndarray:
+        return reference.trig(func, case.inputs[0].reshape(-1)[indices])
 
     def unsupported(case: Case) -> str:
         if reference.format_name(case.inputs[0].dtype) not in TRIG_SUPPORTED_DTYPES:
@@ -314,7 +456,8 @@ def _trig_op(onnx_name: str, func: str) -> OpSpec:
         output_dtypes=TRIG_DTYPES,
         validate=_validate_elementwise,
         call=call,
-        reference=compute_reference,
+        reference_at=reference_at,
+        exact_points=_elementwise_exact_points,
         unsupported=unsupported,
     )
 
@@ -336,6 +479,9 @@ OPS: dict[str, OpSpec] = {
 _NAN_SPELLINGS = {"nan", "+nan", "-nan"}
 _INF_SPELLINGS = {"inf", "+inf", "infinity", "+infinity"}
 _NEG_INF_SPELLINGS = {"-inf", "-infinity"}
+# What float.fromhex accepts, minus inf/nan (handled first): sign, 0x, hex
+# digits with an optional point, optional binary exponent.
+_HEX_FLOAT = re.compile(r"([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?(?:p([+-]?[0-9]+))?", re.IGNORECASE)
 
 
 def _exact_value(raw) -> Fraction | int | float:
@@ -343,10 +489,14 @@ def _exact_value(raw) -> Fraction | int | float:
 
     JSON numbers arrive as int or Decimal (the file is parsed with
     ``parse_float=Decimal``), so no binary rounding has happened yet.
+    Numbers too long or too far out of range to be made exact in bounded
+    time are rejected (see MAX_DIGITS and the exponent limits).
     """
     if isinstance(raw, bool):
         raise _Invalid(f"value {raw!r} is not a number")
     if isinstance(raw, int):
+        if raw.bit_length() > MAX_DIGITS * 4:
+            raise _Invalid(f"value {_excerpt(raw)} has more than {MAX_DIGITS} digits")
         return raw
     if isinstance(raw, Decimal):
         return _decimal_to_exact(raw, raw)
@@ -361,16 +511,13 @@ def _exact_value(raw) -> Fraction | int | float:
         if text in _NEG_INF_SPELLINGS:
             return -math.inf
         if text.lstrip("+-").startswith("0x"):
-            try:
-                value = float.fromhex(text)
-                return -0.0 if _is_negative_zero(value) else Fraction(value)
-            except (ValueError, OverflowError):
-                raise _Invalid(f"value {raw!r} is not a number") from None
+            return _hex_to_exact(text, raw)
         try:
-            return _decimal_to_exact(Decimal(raw.strip()), raw)
+            value = Decimal(raw.strip())
         except InvalidOperation:
-            raise _Invalid(f"value {raw!r} is not a number") from None
-    raise _Invalid(f"value {raw!r} is not a number")
+            raise _Invalid(f"value {_quoted(raw)} is not a number") from None
+        return _decimal_to_exact(value, raw)
+    raise _Invalid(f"value {_excerpt(raw)} is not a number")
 
 
 def _decimal_to_exact(value: Decimal, raw) -> Fraction | int | float:
@@ -378,10 +525,44 @@ def _decimal_to_exact(value: Decimal, raw) -> Fraction | int | float:
         return math.nan
     if value.is_infinite():
         return math.inf if value > 0 else -math.inf
-    if value.is_zero() and value.is_signed():
-        return -0.0
+    if value.is_zero():
+        return -0.0 if value.is_signed() else 0
+    digits = len(value.as_tuple().digits)
+    if digits > MAX_DIGITS:
+        raise _Invalid(f"value {_quoted(str(raw))} has more than {MAX_DIGITS} digits")
+    if abs(value.adjusted()) > MAX_DECIMAL_EXPONENT:
+        raise _Invalid(
+            f"value {_quoted(str(raw))} is out of range (decimal exponent beyond "
+            f"+-{MAX_DECIMAL_EXPONENT})"
+        )
     exact = Fraction(value)
     return int(exact) if exact.denominator == 1 else exact
+
+
+def _hex_to_exact(text: str, raw) -> Fraction | int | float:
+    """Exact value of a hex float such as "0x1.8p-1" (text lowercased, stripped)."""
+    match = _HEX_FLOAT.fullmatch(text)
+    if match is None or not (match.group(2) or match.group(3)):
+        raise _Invalid(f"value {_quoted(raw)} is not a number")
+    sign, whole, fraction, exponent_text = match.groups()
+    fraction = fraction or ""
+    if len(whole) + len(fraction) > MAX_DIGITS:
+        raise _Invalid(f"value {_quoted(raw)} has more than {MAX_DIGITS} digits")
+    if exponent_text and len(exponent_text.lstrip("+-")) > 6:
+        exponent = MAX_BINARY_EXPONENT + 1  # no need to convert a huge exponent
+    else:
+        exponent = int(exponent_text or "0")
+    if abs(exponent) > MAX_BINARY_EXPONENT:
+        raise _Invalid(
+            f"value {_quoted(raw)} is out of range (binary exponent beyond +-{MAX_BINARY_EXPONENT})"
+        )
+    mantissa = int(whole + fraction, 16)
+    if mantissa == 0:
+        return -0.0 if sign == "-" else 0
+    exponent -= 4 * len(fraction)
+    value = Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
+    value = -value if sign == "-" else value
+    return int(value) if value.denominator == 1 else value
 
 
 def _is_nan(x) -> bool:
@@ -397,7 +578,8 @@ def _is_inf(x) -> bool:
 
 
 def _to_dtype_array(values: list, dtype_name: str, shape: tuple[int, ...]) -> np.ndarray:
-    """Exact values -> array of ``dtype_name``, each rounded once (floats).
+    """Exact values -> array of ``dtype_name``, each rounded once (floats,
+    with reference.round_rational: no numpy or ml_dtypes cast).
 
     Integer dtypes accept only integral values within range.
     """
@@ -417,14 +599,29 @@ def _to_dtype_array(values: list, dtype_name: str, shape: tuple[int, ...]) -> np
         if isinstance(value, float) or Fraction(value).denominator != 1:
             raise _Invalid(f"value {_show(value)} is not an integer ({dtype_name})")
         if not info.min <= value <= info.max:
-            raise _Invalid(f"value {value} is out of range for {dtype_name}")
+            raise _Invalid(f"value {_show(value)} is out of range for {dtype_name}")
     return np.array([int(v) for v in values], dtype=dtype).reshape(shape)
 
 
-def _show(value) -> str:
-    if isinstance(value, Fraction):
-        return str(float(value))
-    return str(value)
+def _show(value, digits: int = 17) -> str:
+    """A number for a message: floats by repr, other values exactly when short,
+    else to ``digits`` significant digits (never raises, whatever the size)."""
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, int) and abs(value) < 10**17:
+        return str(value)
+    if isinstance(value, (Fraction, int)):
+        if abs(value) < 2**1000:
+            as_float = float(value)
+            if Fraction(as_float) == value:
+                return repr(as_float)
+        with localcontext() as context:
+            context.prec = digits
+            context.Emax = 10**9
+            context.Emin = -(10**9)
+            approx = Decimal(value.numerator) / Decimal(value.denominator)
+        return f"~{approx:.{digits}g}"
+    return _excerpt(value)
 
 
 # ---------------------------------------------------------------------------
@@ -441,17 +638,26 @@ def _require(mapping: Mapping, key: str, kind: type | tuple[type, ...], what: st
     return value
 
 
-def _parse_shape(spec: Mapping, what: str) -> tuple[int, ...]:
+def _parse_shape(spec: Mapping, what: str, max_elements: int) -> tuple[int, ...]:
     shape = _require(spec, "shape", list, what)
+    if len(shape) > MAX_NDIM:
+        raise _Invalid(f"{what}shape has {len(shape)} dimensions, more than {MAX_NDIM}")
     if not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape):
         raise _Invalid(f"{what}shape must be a list of non-negative integers")
+    if max(shape, default=0) > MAX_WINDOW_SIZE:
+        raise _Invalid(f"{what}shape {_excerpt(str(shape), 80)} has a dimension above 2^53")
+    if math.prod(shape) > max_elements:
+        raise _Invalid(
+            f"{what}shape {_excerpt(str(shape), 80)} declares more than the "
+            f"{max_elements} elements allowed (--max-elements)"
+        )
     return tuple(shape)
 
 
 def _parse_dtype(spec: Mapping, what: str) -> str:
     dtype = _require(spec, "dtype", str, what)
     if dtype not in DTYPES:
-        raise _Invalid(f"unknown dtype {dtype!r} in {what.rstrip(': ')}")
+        raise _Invalid(f"unknown dtype {_quoted(dtype)} in {what.rstrip(': ')}")
     return dtype
 
 
@@ -461,7 +667,7 @@ def _parse_data(spec: Mapping, shape: tuple[int, ...], what: str) -> list:
         raise _Invalid(f"{what}data must be an object")
     kind = _require(data, "kind", str, f"{what}data: ")
     if kind != "values":
-        raise _Invalid(f"unknown data kind {kind!r} in {what.rstrip(': ')}")
+        raise _Invalid(f"unknown data kind {_quoted(kind)} in {what.rstrip(': ')}")
     values = _require(data, "values", list, f"{what}data: ")
     count = math.prod(shape)
     if len(values) != count:
@@ -480,7 +686,7 @@ def _parse_tolerance(spec: Mapping, key: str, what: str) -> Fraction:
     return Fraction(value)
 
 
-def _parse_case(raw: Any, op: OpSpec) -> Case:
+def _parse_case(raw: Any, op: OpSpec, max_elements: int) -> Case:
     if not isinstance(raw, Mapping):
         raise _Invalid("case must be an object")
     name = raw["name"]
@@ -491,9 +697,9 @@ def _parse_case(raw: Any, op: OpSpec) -> Case:
     attrs = dict(op.attribute_defaults)
     for key, value in attrs_raw.items():
         if key not in op.attribute_defaults:
-            raise _Invalid(f"unknown attribute {key!r} for {op.name}")
+            raise _Invalid(f"unknown attribute {_quoted(key)} for {op.name}")
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _Invalid(f"attribute {key} must be an integer, got {value!r}")
+            raise _Invalid(f"attribute {_excerpt(key)} must be an integer, got {_excerpt(value)}")
         attrs[key] = value
 
     features: tuple[str, ...] = ()
@@ -512,42 +718,40 @@ def _parse_case(raw: Any, op: OpSpec) -> Case:
             f"{op.name} takes {len(op.input_names)} input(s) "
             f"({', '.join(op.input_names)}), got {len(inputs_raw)}"
         )
+    outputs_raw = _require(raw, "outputs", Mapping, "")
+    if len(outputs_raw) != op.num_outputs:
+        raise _Invalid(f"{op.name} has {op.num_outputs} output(s), got {len(outputs_raw)}")
+
     inputs, input_names = [], []
     for index, (input_name, spec) in enumerate(inputs_raw.items()):
-        what = f"input {input_name!r}: "
+        what = f"input {_quoted(input_name)}: "
         if not isinstance(spec, Mapping):
             raise _Invalid(f"{what}must be an object")
         dtype = _parse_dtype(spec, what)
         if dtype not in op.input_dtypes[index]:
             allowed = ", ".join(sorted(op.input_dtypes[index]))
             raise _Invalid(f"{what}dtype {dtype} is not allowed for {op.name} (allowed: {allowed})")
-        shape = _parse_shape(spec, what)
+        shape = _parse_shape(spec, what, max_elements)
         if "data" not in spec:
             raise _Invalid(f"missing field {what}'data'")
         values = _parse_data(spec, shape, what)
         inputs.append(_to_dtype_array(values, dtype, shape))
         input_names.append(input_name)
 
-    outputs_raw = _require(raw, "outputs", Mapping, "")
-    if len(outputs_raw) != op.num_outputs:
-        raise _Invalid(f"{op.name} has {op.num_outputs} output(s), got {len(outputs_raw)}")
-    outputs = []
+    # Outputs in two steps: everything but the data first, so that the op's
+    # shape checks run before any expected value is made exact.
+    outputs, output_data = [], []
     for output_name, spec in outputs_raw.items():
-        what = f"output {output_name!r}: "
+        what = f"output {_quoted(output_name)}: "
         if not isinstance(spec, Mapping):
             raise _Invalid(f"{what}must be an object")
         dtype = _parse_dtype(spec, what)
         if dtype not in op.output_dtypes:
             raise _Invalid(f"{what}dtype {dtype} is not allowed for {op.name}")
-        shape = _parse_shape(spec, what)
+        shape = _parse_shape(spec, what, max_elements)
         allow_nan = spec.get("allowNaN", False)
         if not isinstance(allow_nan, bool):
             raise _Invalid(f"{what}allowNaN must be true or false")
-        expected = None
-        if "data" in spec:
-            expected = _parse_data(spec, shape, what)
-            if dtype in reference.INTEGER_FORMATS:
-                _to_dtype_array(expected, dtype, shape)  # integral and in range
         outputs.append(
             OutputSpec(
                 name=output_name,
@@ -556,9 +760,9 @@ def _parse_case(raw: Any, op: OpSpec) -> Case:
                 tolerance=_parse_tolerance(spec, "tolerance", what),
                 rel_tolerance=_parse_tolerance(spec, "relTolerance", what),
                 allow_nan=allow_nan,
-                expected=expected,
             )
         )
+        output_data.append((spec, what))
 
     case = Case(
         name=name,
@@ -570,21 +774,45 @@ def _parse_case(raw: Any, op: OpSpec) -> Case:
         required_features=features,
     )
     op.validate(case)
+    for output, (spec, what) in zip(outputs, output_data):
+        if "data" in spec:
+            values = _parse_data(spec, output.shape, what)
+            output.expected = _to_dtype_array(values, output.dtype, output.shape)
     return case
 
 
-def parse_case_file(text: str, path: str, label: str | None = None) -> CaseFile:
-    """Parse and validate a case file's text; raises MalformedCaseFile."""
+def _parse_json_int(text: str) -> int:
+    if len(text) > MAX_DIGITS + 1:
+        raise _BadNumber(f"the integer {_quoted(text)} has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _parse_json_float(text: str) -> Decimal:
+    """A JSON number with a fraction or exponent, exactly (checked later, in
+    _decimal_to_exact; here only what Decimal itself refuses)."""
     try:
-        document = json.loads(text, parse_float=Decimal)
+        return Decimal(text)
+    except InvalidOperation:  # an exponent beyond Decimal's own range
+        raise _BadNumber(f"the number {_quoted(text)} is out of range") from None
+
+
+def parse_case_file(text: str, path: str, label: str | None = None,
+                    max_elements: int = DEFAULT_MAX_ELEMENTS) -> CaseFile:
+    """Parse and validate a case file's text; raises MalformedCaseFile.
+
+    Declared shapes of more than ``max_elements`` elements are malformed."""
+    try:
+        document = json.loads(text, parse_float=_parse_json_float, parse_int=_parse_json_int)
+    except _BadNumber as exc:
+        raise MalformedCaseFile(path, None, str(exc)) from None
     except (ValueError, RecursionError) as exc:
-        raise MalformedCaseFile(path, None, f"invalid JSON: {exc}") from None
+        raise MalformedCaseFile(path, None, f"invalid JSON: {_excerpt(str(exc), 200)}") from None
     try:
         if not isinstance(document, Mapping):
             raise _Invalid("top level must be an object")
         op_name = _require(document, "op", str, "")
         if op_name not in OPS:
-            raise _Invalid(f"unknown op {op_name!r} (supported: {', '.join(OPS)})")
+            raise _Invalid(f"unknown op {_quoted(op_name)} (supported: {', '.join(OPS)})")
         raw_cases = _require(document, "cases", list, "")
     except _Invalid as exc:
         raise MalformedCaseFile(path, None, str(exc)) from None
@@ -600,25 +828,62 @@ def parse_case_file(text: str, path: str, label: str | None = None) -> CaseFile:
             raise MalformedCaseFile(path, case_name, "duplicate case name")
         seen.add(case_name)
         try:
-            cases.append(_parse_case(raw, op))
+            cases.append(_parse_case(raw, op, max_elements))
         except _Invalid as exc:
             raise MalformedCaseFile(path, case_name, str(exc)) from None
         except Exception as exc:  # a file shape the checks above did not foresee
             raise MalformedCaseFile(
-                path, case_name, f"cannot parse case ({type(exc).__name__}: {exc})"
+                path, case_name, f"cannot parse case ({type(exc).__name__}: {_excerpt(str(exc), 200)})"
             ) from None
     return CaseFile(path=path, label=label or os.path.basename(path), op=op, cases=cases)
 
 
-def load_case_file(path: str | os.PathLike) -> CaseFile:
-    """Read, parse and validate a case file from disk."""
-    path = os.fspath(path)
+def _read_regular_file(path: str, max_bytes: int) -> str:
+    """The text of a regular file of at most ``max_bytes`` bytes.
+
+    os.stat comes first, because opening a FIFO blocks until a writer
+    appears; the file is then opened without blocking and checked again (it
+    may have been replaced in between), and read up to the limit only."""
+
+    def refuse(message: str):
+        return MalformedCaseFile(path, None, message)
+
+    def check(info: os.stat_result) -> None:
+        if not stat.S_ISREG(info.st_mode):
+            raise refuse("cannot read file: not a regular file")
+        if info.st_size > max_bytes:
+            raise refuse(f"cannot read file: {info.st_size} bytes, more than the limit of "
+                         f"{max_bytes} (--max-file-size)")
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MalformedCaseFile(path, None, f"cannot read file: {exc}") from None
-    return parse_case_file(text, path)
+        check(os.stat(path))
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise refuse(f"cannot read file: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(descriptor, "rb") as handle:
+            descriptor = None
+            check(os.fstat(handle.fileno()))
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise refuse(f"cannot read file: {exc.strerror or exc}") from None
+    finally:
+        if descriptor is not None:
+            os.close(descriptor)
+    if len(data) > max_bytes:
+        raise refuse(f"cannot read file: more than the limit of {max_bytes} bytes (--max-file-size)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise refuse(f"cannot read file: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+
+
+def load_case_file(path: str | os.PathLike, max_elements: int = DEFAULT_MAX_ELEMENTS,
+                   max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> CaseFile:
+    """Read, parse and validate a case file from disk (a regular file of at
+    most ``max_file_bytes`` bytes)."""
+    path = os.fspath(path)
+    return parse_case_file(_read_regular_file(path, max_file_bytes), path, max_elements=max_elements)
 
 
 def packaged_case_files() -> list[tuple[str, str]]:
@@ -658,90 +923,140 @@ def _resolve_implementation(op: OpSpec, impl) -> Callable:
     return function
 
 
-def _exact_elements(array: np.ndarray) -> list:
-    """Flat element values as Python ints (integer dtypes) or floats.
+def checked_indices(total: int, check_limit: int | None, exact_points: Iterable[int] = ()) -> np.ndarray:
+    """Flat indices of the elements compared with the correctly rounded value.
 
-    Every float16 / bfloat16 / float32 value is exactly a float64, so these
-    are the exact values; ``_compare`` only does rational arithmetic on them.
+    All of them when ``check_limit`` is None or ``total <= check_limit``;
+    otherwise one element drawn at random from each of ``check_limit`` equal
+    strata of [0, total) (a fixed seed: the same elements on every run) plus
+    ``exact_points``.  Cost proportional to ``check_limit``, whatever ``total``."""
+    if check_limit is None or total <= check_limit:
+        return np.arange(total, dtype=np.int64)
+    offsets = np.random.default_rng(SAMPLE_SEED).random(check_limit).tolist()
+    picks = set()
+    for stratum, offset in enumerate(offsets):
+        start = stratum * total // check_limit
+        end = (stratum + 1) * total // check_limit
+        picks.add(start + min(int(offset * (end - start)), end - start - 1))
+    picks.update(p for p in exact_points if 0 <= p < total)
+    return np.array(sorted(picks), dtype=np.int64)
+
+
+def _first_nonfinite(flat: np.ndarray, limit: int) -> list[int]:
+    """Indices of up to ``limit`` NaN or infinite elements of a float array."""
+    found: list[int] = []
+    for start in range(0, flat.size, COMPARE_BLOCK):
+        block = flat[start:start + COMPARE_BLOCK]
+        found.extend((np.flatnonzero(~np.isfinite(block)) + start)[: limit - len(found)].tolist())
+        if len(found) >= limit:
+            break
+    return found
+
+
+@dataclass
+class _Comparison:
+    """Distances and problems of ``got`` against ``want`` over some elements."""
+
+    distances: Distances = field(default_factory=Distances)
+    failures: int = 0  # elements out of tolerance (or NaN problems)
+    first_failure: str = ""
+    different: int = 0  # elements not bit-identical (any NaN equals any NaN)
+    first_difference: str = ""
+
+
+def _compare(got: np.ndarray, want: np.ndarray, positions: np.ndarray | None,
+             spec: OutputSpec, check_tolerance: bool, sign_of_zero: bool) -> _Comparison:
+    """Compare two 1-D arrays of the same dtype, element by element, exactly.
+
+    ``positions[i]`` is the flat index of element i in the output (None: i).
+    With ``check_tolerance`` an element fails when it is out of ``spec``'s
+    tolerance or breaks the NaN rules; with ``sign_of_zero`` zeros of opposite
+    signs also fail it.  Vectorized where the values are equal (the common
+    case); only the differing elements are visited one by one.
     """
-    if array.dtype.kind in "iu":
-        return [int(v) for v in array.reshape(-1).tolist()]
-    return array.astype(np.float64).reshape(-1).tolist()
-
-
-def _ulp_distances(got: np.ndarray, want: np.ndarray) -> list[int | float]:
-    """Per-element ULP distance (exact ints; math.inf for NaN vs number)."""
-    fmt = reference.format_name(got.dtype)
-    return [reference.ulp_distance(a, b, fmt)
-            for a, b in zip(_exact_elements(got), _exact_elements(want))]
-
-
-def _compare(got_values: list, want_values: list, spec: OutputSpec):
-    """Exact tolerance check; returns (max_abs_error, failure reason or '')."""
-    max_error: Fraction | float = Fraction(0)
-    failures = 0
-    first_failure = ""
-    for index, (got, want) in enumerate(zip(got_values, want_values)):
-        problem = ""
-        if got == want:  # exact comparison (float/int/Fraction); the common case
-            continue
-        if _is_nan(want) or _is_nan(got):
-            if not (_is_nan(want) and _is_nan(got)):
-                problem = f"NaN mismatch (got {_show(got)}, want {_show(want)})"
-            elif not spec.allow_nan:
-                problem = "NaN output but allowNaN is false"
+    result = _Comparison()
+    fmt = spec.dtype
+    is_float = fmt in reference.FLOAT_FORMATS
+    for start in range(0, got.size, COMPARE_BLOCK):
+        got_block = got[start:start + COMPARE_BLOCK]
+        want_block = want[start:start + COMPARE_BLOCK]
+        if is_float:
+            got_values = got_block.astype(np.float64)
+            want_values = want_block.astype(np.float64)
+            both_nan = np.isnan(got_values) & np.isnan(want_values)
+            same = got_values == want_values
+            zero_signs_differ = same & (got_values == 0) & (np.signbit(got_values) != np.signbit(want_values))
+            plain = (same & ~zero_signs_differ) | (both_nan & (spec.allow_nan or not check_tolerance))
         else:
-            if _is_inf(got) or _is_inf(want):
-                error = Fraction(0) if got == want else math.inf
+            got_values, want_values = got_block, want_block
+            plain = got_block == want_block
+        for offset in np.flatnonzero(~plain).tolist():
+            index = start + offset
+            position = index if positions is None else int(positions[index])
+            if is_float:
+                got_value, want_value = float(got_values[offset]), float(want_values[offset])
             else:
-                error = abs(Fraction(got) - Fraction(want))
-            if error > max_error:
-                max_error = error
-            bound = spec.tolerance
-            if not _is_inf(want):
-                bound = max(bound, spec.rel_tolerance * abs(Fraction(want)))
-            if error > bound:
-                problem = f"got {_show(got)}, want {_show(want)}, |error| {_show(error)} > {_show(bound)}"
-        if problem:
-            failures += 1
-            if not first_failure:
-                first_failure = f"element {index}: {problem}"
-    reason = ""
-    if failures:
-        reason = f"{failures} element(s) out of tolerance; first: {first_failure}"
-    return max_error, reason
+                got_value, want_value = int(got_values[offset]), int(want_values[offset])
+            _compare_element(result, position, got_value, want_value, spec, check_tolerance, sign_of_zero)
+    return result
 
 
-def _strict_problem(got: np.ndarray, want: np.ndarray, distances: list) -> str:
-    """Non-empty when ``got`` is not bit-identical to the reference ``want``
-    (any NaN matches any NaN)."""
-    mismatches = [i for i, d in enumerate(distances) if d != 0]
-    if not mismatches and got.dtype.kind not in "iu":
-        got_values = got.astype(np.float64).reshape(-1).tolist()
-        want_values = want.astype(np.float64).reshape(-1).tolist()
-        mismatches = [
-            i
-            for i, (a, b) in enumerate(zip(got_values, want_values))
-            if a == 0 and math.copysign(1.0, a) != math.copysign(1.0, b)
-        ]
-    if not mismatches:
-        return ""
-    first = mismatches[0]
-    got_first = got.reshape(-1)[first]
-    want_first = want.reshape(-1)[first]
-    return (
-        f"strict: {len(mismatches)} element(s) differ from the correctly rounded reference; "
-        f"first: element {first}: got {got_first!r}, want {want_first!r}"
-    )
+def _compare_element(result: _Comparison, position: int, got, want, spec: OutputSpec,
+                     check_tolerance: bool, sign_of_zero: bool) -> None:
+    """One element whose values are not plainly equal (see _compare).
+    Messages are written only for the first failure and difference."""
+    distances = result.distances
+    got_nan, want_nan = _is_nan(got), _is_nan(want)
+    problem: Callable[[], str] | None = None
+    different = True
+    if got_nan and want_nan:  # only reached when NaN is not allowed
+        different = False
+        problem = lambda: "NaN output but allowNaN is false"  # noqa: E731
+    elif got_nan or want_nan:
+        distances.max_ulp = math.inf
+        problem = lambda: f"NaN mismatch (got {_show(got)}, want {_show(want)})"  # noqa: E731
+    elif got == want:  # zeros of opposite signs
+        if sign_of_zero:
+            problem = lambda: (  # noqa: E731
+                f"got {_show(got)}, want {_show(want)} (the sign of zero differs; --strict)"
+            )
+    else:
+        if _is_inf(got) or _is_inf(want):
+            error: Fraction | float = math.inf
+        else:
+            error = abs(Fraction(got) - Fraction(want))
+        distances.max_abs = max(distances.max_abs, error)
+        distances.max_ulp = max(distances.max_ulp, reference.ulp_distance(got, want, spec.dtype))
+        bound = spec.tolerance
+        if spec.rel_tolerance and not _is_inf(want):
+            bound = max(bound, spec.rel_tolerance * abs(Fraction(want)))
+        if error > bound:
+            problem = lambda: (  # noqa: E731
+                f"got {_show(got)}, want {_show(want)}, |error| {_show(error)} > {_show(bound)}"
+            )
+    if different:
+        result.different += 1
+        if not result.first_difference:
+            result.first_difference = f"element {position}: got {_show(got)}, want {_show(want)}"
+    if problem is not None and check_tolerance:
+        result.failures += 1
+        if not result.first_failure:
+            result.first_failure = f"element {position}: {problem()}"
 
 
-def run_case(case: Case, label: str = "", strict: bool = False, impl=None) -> CaseResult:
-    """Run one validated case against ``impl`` (see ``_resolve_implementation``)."""
-    result = CaseResult(label=label or case.op.name, case=case.name, status="PASS")
+def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
+             check_limit: int | None = DEFAULT_CHECK_LIMIT) -> CaseResult:
+    """Run one validated case against ``impl`` (see ``_resolve_implementation``).
+
+    ``check_limit``: outputs up to this many elements are compared with the
+    correctly rounded value everywhere, larger ones on a sample (None: always
+    everywhere)."""
+    total = sum(math.prod(spec.shape) for spec in case.outputs)
+    result = CaseResult(label=label or case.op.name, case=case.name, status="PASS", total=total)
     missing = [f for f in case.required_features if f not in SUPPORTED_FEATURES]
     if missing:
         result.status = "SKIP"
-        result.reason = f"requires feature(s) {', '.join(missing)} not provided by the CPU runner"
+        result.reason = f"requires feature(s) {', '.join(map(_excerpt, missing))} not provided by the CPU runner"
         return result
     skip_reason = case.op.unsupported(case) if case.op.unsupported is not None else ""
     if skip_reason:
@@ -754,13 +1069,7 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None) -> Ca
         outputs = case.op.call(function, case)
     except Exception as exc:  # the implementation under test failed
         result.status = "FAIL"
-        result.reason = f"implementation raised {type(exc).__name__}: {exc}"
-        return result
-    try:
-        references = case.op.reference(case)
-    except Exception as exc:  # pragma: no cover - reference bug
-        result.status = "FAIL"
-        result.reason = f"reference raised {type(exc).__name__}: {exc}"
+        result.reason = f"implementation raised {type(exc).__name__}: {_excerpt(str(exc), 200)}"
         return result
     if not isinstance(outputs, (list, tuple)) or len(outputs) != len(case.outputs):
         result.status = "FAIL"
@@ -769,62 +1078,82 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None) -> Ca
         return result
 
     reasons: list[str] = []
-    max_error: Fraction | float | None = None
-    max_ulp: int | float | None = None
-    for spec, raw_output, reference_output in zip(case.outputs, outputs, references):
+    for output_index, (spec, raw_output) in enumerate(zip(case.outputs, outputs)):
+        name = _quoted(spec.name)
         got = np.asarray(raw_output)
-        expected_dtype = DTYPES[spec.dtype]
-        if got.dtype != expected_dtype:
-            reasons.append(f"output {spec.name!r}: dtype {got.dtype}, want {spec.dtype}")
+        if got.dtype != DTYPES[spec.dtype]:
+            reasons.append(f"output {name}: dtype {got.dtype}, want {spec.dtype}")
             continue
         if got.shape != spec.shape:
-            reasons.append(f"output {spec.name!r}: shape {list(got.shape)}, want {list(spec.shape)}")
+            reasons.append(f"output {name}: shape {list(got.shape)}, want {list(spec.shape)}")
             continue
-        got_values = _exact_elements(got)
-        if spec.expected is not None:
-            want_values = spec.expected
-        elif reference_output.shape == spec.shape:
-            want_values = _exact_elements(reference_output)
-        else:
-            reasons.append(
-                f"output {spec.name!r}: the file's shape {list(spec.shape)} disagrees with "
-                f"the op's shape {list(reference_output.shape)}"
-            )
-            continue
-        error, reason = _compare(got_values, want_values, spec)
-        max_error = error if max_error is None else max(max_error, error)
-        if reason:
-            reasons.append(f"output {spec.name!r}: {reason}")
-        if reference_output.shape == got.shape:
-            distances = _ulp_distances(got, reference_output)
-            max_ulp = max([*distances, 0 if max_ulp is None else max_ulp])
-            if strict:
-                problem = _strict_problem(got, reference_output, distances)
-                if problem:
-                    reasons.append(f"output {spec.name!r}: {problem}")
-        elif strict:
-            reasons.append(f"output {spec.name!r}: strict: reference shape differs")
+        flat = got.reshape(-1)
+        extra = list(case.op.exact_points(case, output_index))
+        if spec.dtype in reference.FLOAT_FORMATS and check_limit is not None and flat.size > check_limit:
+            extra += _first_nonfinite(flat, MAX_NONFINITE_ADDED)  # cheap to find, worth a look
+        indices = checked_indices(flat.size, check_limit, extra)
+        exact = case.op.reference_at(case, output_index, indices)
+        result.checked += len(indices)
 
-    result.max_abs_error = max_error
-    result.max_ulp = max_ulp
+        has_data = spec.expected is not None
+        # The sign of zero against the correctly rounded value: --strict's
+        # bit-for-bit check below (``different``), not the tolerance.
+        versus_exact = _compare(flat[indices], exact, indices, spec,
+                                check_tolerance=not has_data, sign_of_zero=False)
+        result.vs_exact = _merge(result.vs_exact, versus_exact.distances)
+        tolerance_check = versus_exact
+        if has_data:
+            tolerance_check = _compare(flat, spec.expected.reshape(-1), None, spec,
+                                       check_tolerance=True, sign_of_zero=strict)
+            result.vs_data = _merge(result.vs_data, tolerance_check.distances)
+        if tolerance_check.failures:
+            against = "the data" if has_data else "the correctly rounded value"
+            reasons.append(f"output {name}: {tolerance_check.failures} element(s) out of tolerance "
+                           f"against {against}; first: {tolerance_check.first_failure}")
+        if strict and versus_exact.different:
+            reasons.append(
+                f"output {name}: strict: {versus_exact.different} element(s) differ from the "
+                f"correctly rounded value; first: {versus_exact.first_difference}"
+            )
     if reasons:
         result.status = "FAIL"
         result.reason = "; ".join(reasons)
     return result
 
 
-def run_case_file(case_file: CaseFile, strict: bool = False, impl=None) -> list[CaseResult]:
-    return [run_case(case, case_file.label, strict, impl) for case in case_file.cases]
+def _merge(total: Distances | None, part: Distances) -> Distances:
+    if total is None:
+        return Distances(part.max_ulp, part.max_abs)
+    return Distances(max(total.max_ulp, part.max_ulp), max(total.max_abs, part.max_abs))
 
 
-def run_file(path: str | os.PathLike, strict: bool = False, impl=None) -> list[CaseResult]:
+def run_case_file(case_file: CaseFile, strict: bool = False, impl=None,
+                  check_limit: int | None = DEFAULT_CHECK_LIMIT) -> list[CaseResult]:
+    return [run_case(case, case_file.label, strict, impl, check_limit) for case in case_file.cases]
+
+
+def run_file(path: str | os.PathLike, strict: bool = False, impl=None,
+             check_limit: int | None = DEFAULT_CHECK_LIMIT,
+             max_elements: int = DEFAULT_MAX_ELEMENTS,
+             max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> list[CaseResult]:
     """Load, validate and run one case file; raises MalformedCaseFile."""
-    return run_case_file(load_case_file(path), strict=strict, impl=impl)
+    case_file = load_case_file(path, max_elements=max_elements, max_file_bytes=max_file_bytes)
+    return run_case_file(case_file, strict=strict, impl=impl, check_limit=check_limit)
 
 
 # ---------------------------------------------------------------------------
 # Command line
 # ---------------------------------------------------------------------------
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}")
+    return value
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
@@ -838,16 +1167,59 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="also require every output to equal the correctly rounded reference exactly",
+        help="also require every checked output to equal the correctly rounded value "
+        "exactly (and the sign of zero to match the data)",
     )
-    parser.set_defaults(func=lambda args: run_cli(args.files, strict=args.strict))
+    checking = parser.add_mutually_exclusive_group()
+    checking.add_argument(
+        "--check-limit",
+        type=_positive_int,
+        default=DEFAULT_CHECK_LIMIT,
+        metavar="N",
+        help="compare outputs of up to N elements with the correctly rounded value "
+        "everywhere, larger ones on N sampled elements plus the exact points "
+        f"(default {DEFAULT_CHECK_LIMIT})",
+    )
+    checking.add_argument(
+        "--all",
+        action="store_const",
+        const=None,
+        dest="check_limit",
+        help="compare every element with the correctly rounded value, whatever the size",
+    )
+    parser.add_argument(
+        "--max-elements",
+        type=_positive_int,
+        default=DEFAULT_MAX_ELEMENTS,
+        metavar="N",
+        help=f"a shape of more than N elements makes a file malformed (default 2^26 = {DEFAULT_MAX_ELEMENTS})",
+    )
+    parser.add_argument(
+        "--max-file-size",
+        type=_positive_int,
+        default=DEFAULT_MAX_FILE_BYTES,
+        metavar="BYTES",
+        help=f"do not read larger files (default 64 MiB = {DEFAULT_MAX_FILE_BYTES})",
+    )
+    parser.set_defaults(
+        func=lambda args: run_cli(
+            args.files,
+            strict=args.strict,
+            check_limit=args.check_limit,
+            max_elements=args.max_elements,
+            max_file_bytes=args.max_file_size,
+        )
+    )
 
 
 def _error(stream, message: str) -> None:
     print(f"{PROGRAM}: error: {message}", file=stream)
 
 
-def run_cli(files, strict: bool = False, impl=None, out=None, err=None) -> int:
+def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
+            check_limit: int | None = DEFAULT_CHECK_LIMIT,
+            max_elements: int = DEFAULT_MAX_ELEMENTS,
+            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> int:
     """Validate all files, run every case, print results; return exit status."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -855,14 +1227,15 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None) -> int:
     try:
         if files:
             for path in files:
-                case_files.append(load_case_file(path))
+                case_files.append(load_case_file(path, max_elements=max_elements,
+                                                 max_file_bytes=max_file_bytes))
         else:
             packaged = packaged_case_files()
             if not packaged:
                 _error(err, "no case files given and none are installed in crtrig/cases")
                 return 2
             for name, text in packaged:
-                case_files.append(parse_case_file(text, name, label=name))
+                case_files.append(parse_case_file(text, name, label=name, max_elements=max_elements))
     except MalformedCaseFile as exc:
         _error(err, str(exc))
         return 2
@@ -871,13 +1244,13 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None) -> int:
     for case_file in case_files:
         for case in case_file.cases:
             try:
-                result = run_case(case, case_file.label, strict, impl)
+                result = run_case(case, case_file.label, strict, impl, check_limit)
             except Exception as exc:  # never let a traceback escape the CLI
                 result = CaseResult(
                     case_file.label,
                     case.name,
                     "FAIL",
-                    reason=f"runner error {type(exc).__name__}: {exc}",
+                    reason=f"runner error {type(exc).__name__}: {_excerpt(str(exc), 200)}",
                 )
             print(result.line(), file=out)
             if result.status == "PASS":

@@ -1,6 +1,7 @@
 """Verification of crtrig.sin / crtrig.cos against an independent oracle:
 ``python -m crtrig verify sin|cos [--dtype float32|float16|bfloat16]
-[--exhaustive | --sample N | --range FIRST:LAST] [--jobs J] [--seed S]``.
+[--exhaustive | --sample N | --range FIRST:LAST] [--target NAME|all]
+[--jobs J] [--seed S]``.
 
 float32, with the long double oracle
 ------------------------------------
@@ -13,7 +14,8 @@ rounding boundary, the float32 nearest to L is the correctly rounded result
 and crtrig's result must equal it bit for bit (sign of zero included).
 Otherwise the input is *escalated*: checked exactly (see below).  NaN and
 infinite inputs must give a NaN.  crtrig is called only through its public C
-entry point ``crtrig_trig_strided``; the oracle shares nothing with its core.
+per-target entry point ``crtrig_trig_strided_target``; the oracle shares
+nothing with its core.
 
 Exact check
 -----------
@@ -23,21 +25,35 @@ computed correctly rounded value of ``crtrig.reference.trig_bits`` (exact,
 standard library only, independent of the C core).  Without the long double oracle every float32 input takes this
 slow path, so ``--exhaustive`` is refused there.
 
+SIMD targets
+------------
+crtrig's vector kernels are compiled once per SIMD target (baseline, avx2,
+avx512) and chosen at import.  ``--target NAME`` checks the kernels of one
+target, ``--target all`` every target this CPU supports, one after the other;
+the default is the target crtrig chose here (``crtrig._core.SIMD_TARGET``).
+Each target gets its own result line.
+
 Output
 ------
 stdout: the oracle, its precision and margin; the number of inputs checked,
 escalated (all checked exactly) and wrong, with examples of wrong results; the
 wall time; and a final line such as
-``sin float32: 4294967296 inputs, 0 wrong, 123 escalated, 812.3 s``.
+``sin float32 target avx2: 4294967296 inputs, 0 wrong, 123 escalated, 812.3 s``
+(one per target checked).
 stderr: progress (a bar on a terminal, otherwise a line every
 ``--progress-interval`` seconds) with done/total, rate and ETA.
 
 Exit status: 0 when no result is wrong, 1 when some are, 2 for a run that
-cannot be made (e.g. ``--exhaustive`` float32 without the oracle).
+cannot be made (a bad argument, an unknown or unsupported target, a sample
+larger than the input space, ``--exhaustive`` float32 without the oracle...),
+always with one line on stderr.
 
 Work is split into chunks (2^22 inputs for float32) run by ``--jobs``
 processes (default: os.cpu_count()); chunks are visited in a spread-out order
-so that the rate, and hence the ETA, is representative early on.
+so that the rate, and hence the ETA, is representative early on.  A sample is
+drawn block by block in the workers (block b of SAMPLE_BLOCK inputs from the
+seed sequence [S, b]), so memory stays bounded whatever N, and the sample
+depends only on N and the seed.
 
 Test hook: the hidden option ``--corrupt-for-test BITS`` flips the last bit of
 crtrig's result for the input with bit pattern BITS (added to the sample with
@@ -70,6 +86,14 @@ DEFAULT_SEED = 0
 ORACLE_CHUNK = 1 << 22
 #: Inputs per chunk of work for the exact path (much slower per input).
 EXACT_CHUNK = 1 << 12
+#: Inputs per block of a random sample (each block has its own seed).
+SAMPLE_BLOCK = 1 << 12
+
+#: Most worker processes accepted on any machine (more where there are more CPUs).
+MAX_JOBS = 64
+
+#: SIMD target names by index, as in include/crtrig/crtrig.h.
+TARGETS = ("baseline", "avx2", "avx512")
 
 #: Maximal errors of glibc's x86_64 sinl/cosl in ulps of long double, from
 #: glibc's sysdeps/x86_64/fpu/libm-test-ulps (round-to-nearest entries).
@@ -116,7 +140,9 @@ def _is_finite_bits(bits: int, fmt: reference.FloatFormat) -> bool:
 @dataclass
 class Chunk:
     """Inputs for one worker call: ``count`` consecutive bit patterns from
-    ``first``, or the bit patterns in ``inputs``."""
+    ``first``; or, with ``sample_seed``, the sample blocks ``first`` ..
+    ``first + blocks - 1`` of a sample of ``sample_size`` inputs; or the bit
+    patterns in ``inputs``.  ``target`` is the SIMD target index checked."""
 
     func: str
     fmt: str
@@ -126,14 +152,34 @@ class Chunk:
     inputs: Optional[np.ndarray] = None
     margin_log2: int = DEFAULT_MARGIN_LOG2
     corrupt_for_test: Optional[int] = None
+    target: int = 0
+    sample_seed: Optional[int] = None
+    sample_size: int = 0
 
     def input_bits(self) -> np.ndarray:
         if self.inputs is not None:
             return self.inputs
+        if self.sample_seed is not None:
+            return np.concatenate([sample_block(self.sample_seed, block, self.sample_size, self.fmt)
+                                   for block in range(self.first, self.first + self.count)])
         return np.arange(self.first, self.first + self.count, dtype=np.uint64)
 
     def size(self) -> int:
-        return len(self.inputs) if self.inputs is not None else self.count
+        if self.inputs is not None:
+            return len(self.inputs)
+        if self.sample_seed is not None:
+            end = min(self.sample_size, (self.first + self.count) * SAMPLE_BLOCK)
+            return end - self.first * SAMPLE_BLOCK
+        return self.count
+
+
+def sample_block(seed: int, block: int, sample_size: int, fmt_name: str) -> np.ndarray:
+    """Block ``block`` of the random sample of ``sample_size`` bit patterns of
+    ``fmt_name`` drawn with ``seed``: SAMPLE_BLOCK inputs (fewer in the last
+    block) from the seed sequence [seed, block], as uint64."""
+    count = min(SAMPLE_BLOCK, sample_size - block * SAMPLE_BLOCK)
+    patterns = 1 << reference.FLOAT_FORMATS[fmt_name].width
+    return np.random.default_rng([seed, block]).integers(0, patterns, size=count, dtype=np.uint64)
 
 
 @dataclass
@@ -184,14 +230,14 @@ def run_chunk(chunk: Chunk) -> Tally:
     if chunk.use_oracle:
         from . import _verify
 
-        if chunk.inputs is not None:
-            outcome = _verify.verify_inputs(chunk.func, chunk.inputs, chunk.margin_log2,
-                                            _corrupt_for_test=chunk.corrupt_for_test,
-                                            max_examples=MAX_LISTED)
-        else:
+        options = dict(_corrupt_for_test=chunk.corrupt_for_test, max_examples=MAX_LISTED,
+                       target=chunk.target)
+        if chunk.inputs is None and chunk.sample_seed is None:
             outcome = _verify.verify_block(chunk.func, chunk.first, chunk.count, chunk.margin_log2,
-                                           _corrupt_for_test=chunk.corrupt_for_test,
-                                           max_examples=MAX_LISTED)
+                                           **options)
+        else:
+            outcome = _verify.verify_inputs(chunk.func, chunk.input_bits().astype(np.uint32),
+                                            chunk.margin_log2, **options)
         tally.nonfinite = outcome["nonfinite"]
         tally.wrong = outcome["wrong"]
         tally.wrong_examples = list(outcome["wrong_examples"])
@@ -202,12 +248,13 @@ def run_chunk(chunk: Chunk) -> Tally:
             _check_exactly(tally, chunk.func, chunk.fmt, escalated, outcome["escalated_results"])
         return tally
 
-    import crtrig
+    from . import _core
 
     fmt = reference.FLOAT_FORMATS[chunk.fmt]
     inputs = chunk.input_bits().astype(fmt.bits_dtype)
     with np.errstate(invalid="ignore"):  # sin/cos(+-inf) raise "invalid", as they should
-        results = getattr(crtrig, chunk.func)(inputs.view(fmt.dtype)).view(fmt.bits_dtype).copy()
+        results = _core.trig_with_target(chunk.target, FUNCS.index(chunk.func),
+                                         inputs.view(fmt.dtype)).view(fmt.bits_dtype).copy()
     if chunk.corrupt_for_test is not None:
         results[inputs == chunk.corrupt_for_test] ^= 1
     _check_exactly(tally, chunk.func, chunk.fmt, inputs, results)
@@ -281,10 +328,35 @@ class Progress:
 # ---------------------------------------------------------------------------
 
 
+def _integer(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise argparse.ArgumentTypeError(f"expected an integer, got {shown!r}") from None
+
+
 def _positive_int(text: str) -> int:
-    value = int(text, 0)
+    value = _integer(text)
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = _integer(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {text}")
+    return value
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text[:40]!r}")
     return value
 
 
@@ -293,9 +365,9 @@ def _bit_range(text: str) -> tuple[int, int]:
         first_text, last_text = text.split(":")
         first, last = int(first_text, 0), int(last_text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 0x3f800000:0x3fffffff), got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 0x3f800000:0x3fffffff), got {text[:40]!r}")
     if not 0 <= first <= last:
-        raise argparse.ArgumentTypeError(f"need 0 <= FIRST <= LAST, got {text!r}")
+        raise argparse.ArgumentTypeError(f"need 0 <= FIRST <= LAST, got {text[:40]!r}")
     return first, last
 
 
@@ -307,21 +379,26 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     mode.add_argument("--exhaustive", action="store_true",
                       help="check every bit pattern (the default for float16 and bfloat16)")
     mode.add_argument("--sample", type=_positive_int, metavar="N",
-                      help=f"check N random bit patterns (default for float32: {DEFAULT_SAMPLE})")
+                      help=f"check N random bit patterns, at most as many as the type has "
+                      f"(default for float32: {DEFAULT_SAMPLE})")
     mode.add_argument("--range", type=_bit_range, metavar="FIRST:LAST", dest="bit_range",
                       help="check the bit patterns FIRST..LAST (inclusive; hex allowed)")
+    parser.add_argument("--target", metavar="NAME|all", default=None,
+                        help="the SIMD target whose kernels are checked: "
+                        f"{', '.join(TARGETS)}, or all (every target this CPU supports, in "
+                        "turn); default: the one crtrig uses here")
     parser.add_argument("--jobs", type=_positive_int, default=os.cpu_count() or 1, metavar="J",
                         help="worker processes (default: os.cpu_count())")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
-                        help=f"seed of --sample (default {DEFAULT_SEED})")
-    parser.add_argument("--margin-log2", type=int, default=DEFAULT_MARGIN_LOG2, metavar="M",
+    parser.add_argument("--seed", type=_non_negative_int, default=DEFAULT_SEED, metavar="S",
+                        help=f"seed of --sample, a non-negative integer (default {DEFAULT_SEED})")
+    parser.add_argument("--margin-log2", type=_integer, default=DEFAULT_MARGIN_LOG2, metavar="M",
                         help=f"escalate when the oracle lies within 2^-M (relative) of a "
                         f"rounding boundary; {MIN_MARGIN_LOG2} <= M <= {MAX_MARGIN_LOG2} "
                         f"(default {DEFAULT_MARGIN_LOG2})")
-    parser.add_argument("--progress-interval", type=float, default=30.0, metavar="SECONDS",
+    parser.add_argument("--progress-interval", type=_positive_seconds, default=30.0, metavar="SECONDS",
                         help="seconds between progress lines when stderr is not a terminal "
                         "(default 30)")
-    parser.add_argument("--corrupt-for-test", type=lambda text: int(text, 0), default=None,
+    parser.add_argument("--corrupt-for-test", type=_non_negative_int, default=None,
                         help=argparse.SUPPRESS)
     parser.set_defaults(func=run)
 
@@ -346,26 +423,78 @@ def _libc_name() -> str:
     return f"{name} {version}".strip() if name else "the C library's"
 
 
-def _plan(args, fmt: reference.FloatFormat, use_oracle: bool) -> tuple[str, list[Chunk]]:
+class UsageError(Exception):
+    """A run that cannot be made as asked: one line, exit status 2."""
+
+
+def resolve_targets(requested: Optional[str]) -> list[tuple[int, str]]:
+    """(index, name) of the SIMD targets to check: the one named
+    (case-insensitively), every supported one for "all", or by default the
+    one crtrig chose at import.  Raises UsageError for an unknown name or a
+    target this CPU does not support."""
+    from . import _core
+
+    supported = _core.simd_targets()
+    available = [(index, name) for index, name in enumerate(supported) if name is not None]
+    if requested is None:
+        return [(TARGETS.index(_core.SIMD_TARGET), _core.SIMD_TARGET)]
+    name = requested.strip().lower()
+    if name == "all":
+        return available
+    if name not in TARGETS:
+        shown = requested if len(requested) <= 40 else requested[:40] + "..."
+        raise UsageError(f"unknown target {shown!r} (known: {', '.join(TARGETS)}, all)")
+    index = TARGETS.index(name)
+    if index >= len(supported) or supported[index] is None:
+        raise UsageError(f"target {name} is not supported by this CPU "
+                         f"(supported: {', '.join(name for _, name in available)})")
+    return [(index, name)]
+
+
+def _check_arguments(args, fmt: reference.FloatFormat, use_oracle: bool, oracle_problem) -> None:
+    """Raise UsageError when the run cannot be made as asked."""
+    patterns = 1 << fmt.width
+    max_jobs = max(MAX_JOBS, 4 * (os.cpu_count() or 1))
+    if args.jobs > max_jobs:
+        raise UsageError(f"--jobs {args.jobs} is more than {max_jobs} (4 per CPU, at least {MAX_JOBS})")
+    if not MIN_MARGIN_LOG2 <= args.margin_log2 <= MAX_MARGIN_LOG2:
+        raise UsageError(f"--margin-log2 must lie in [{MIN_MARGIN_LOG2}, {MAX_MARGIN_LOG2}]")
+    if args.corrupt_for_test is not None and args.corrupt_for_test >= patterns:
+        raise UsageError(f"--corrupt-for-test: {fmt.name} bit patterns end at 0x{patterns - 1:x}")
+    if args.sample is not None and args.sample > patterns:
+        raise UsageError(f"--sample {args.sample} is more than the {patterns} bit patterns of "
+                         f"{fmt.name}; use --exhaustive to check them all")
+    if args.bit_range is not None and args.bit_range[1] >= patterns:
+        raise UsageError(f"--range: {fmt.name} bit patterns end at 0x{patterns - 1:x}")
+    if fmt.name == "float32" and not use_oracle:
+        count = (patterns if args.exhaustive else args.sample if args.sample is not None
+                 else args.bit_range[1] - args.bit_range[0] + 1)
+        if count > 1 << 24:
+            raise UsageError(f"no long double oracle here ({oracle_problem}); refusing to check "
+                             f"{count} float32 inputs with the exact path alone ({EXACT_METHOD}); "
+                             f"use --sample N with N <= {1 << 24}")
+
+
+def _plan(args, fmt: reference.FloatFormat, use_oracle: bool, target: int) -> tuple[str, list[Chunk]]:
     """Description of the inputs and the chunks that cover them."""
     patterns = 1 << fmt.width
     chunk_size = ORACLE_CHUNK if use_oracle else EXACT_CHUNK
     common = dict(func=args.function, fmt=fmt.name, use_oracle=use_oracle,
-                  margin_log2=args.margin_log2, corrupt_for_test=args.corrupt_for_test)
+                  margin_log2=args.margin_log2, corrupt_for_test=args.corrupt_for_test,
+                  target=target)
     if args.sample is not None:
-        rng = np.random.default_rng(args.seed)
-        sample = rng.integers(0, patterns, size=args.sample, dtype=np.uint64)
-        if args.corrupt_for_test is not None:
-            sample = np.append(sample, np.uint64(args.corrupt_for_test))
-        sample = sample.astype(np.uint32)
-        sample_chunk = max(EXACT_CHUNK, min(chunk_size, -(-len(sample) // (4 * args.jobs))))
-        chunks = [Chunk(inputs=sample[start:start + sample_chunk], **common)
-                  for start in range(0, len(sample), sample_chunk)]
-        return f"{len(sample)} random bit patterns (seed {args.seed})", chunks
+        blocks = -(-args.sample // SAMPLE_BLOCK)
+        per_chunk = max(1, min(chunk_size // SAMPLE_BLOCK, -(-blocks // (4 * args.jobs))))
+        chunks = [Chunk(first=first, count=min(per_chunk, blocks - first), sample_seed=args.seed,
+                        sample_size=args.sample, **common)
+                  for first in range(0, blocks, per_chunk)]
+        total = args.sample
+        if args.corrupt_for_test is not None:  # the hook's input is checked in any case
+            chunks.append(Chunk(inputs=np.array([args.corrupt_for_test], dtype=np.uint64), **common))
+            total += 1
+        return f"{total} random bit patterns (seed {args.seed})", chunks
     if args.bit_range is not None:
         first, last = args.bit_range
-        if last >= patterns:
-            raise ValueError(f"--range: {fmt.name} bit patterns end at 0x{patterns - 1:x}")
         description = f"bit patterns 0x{first:x}..0x{last:x} ({last - first + 1} inputs)"
     else:
         first, last = 0, patterns - 1
@@ -375,6 +504,11 @@ def _plan(args, fmt: reference.FloatFormat, use_oracle: bool) -> tuple[str, list
     # A spread-out visiting order (golden-ratio stride) keeps the rate representative.
     chunks.sort(key=lambda chunk: (chunk.first * 0.6180339887498949 / chunk_size) % 1.0)
     return description, chunks
+
+
+def _usage_error(message: str) -> int:
+    print(f"{PROGRAM}: error: {message}", file=sys.stderr)
+    return 2
 
 
 def run(args) -> int:
@@ -393,26 +527,17 @@ def run(args) -> int:
 
     if fmt.name == "float32" and args.sample is None and args.bit_range is None and not args.exhaustive:
         args.sample = DEFAULT_SAMPLE
-    if fmt.name == "float32" and not use_oracle and (args.exhaustive or args.bit_range is not None
-                                                      and args.bit_range[1] - args.bit_range[0] >= 1 << 24):
-        print(f"{PROGRAM}: no long double oracle here: {oracle_problem}.\n"
-              f"{PROGRAM}: refusing to check that many float32 inputs with the exact path alone "
-              f"({EXACT_METHOD}); use --sample N.", file=sys.stderr)
-        return 2
-    if not MIN_MARGIN_LOG2 <= args.margin_log2 <= MAX_MARGIN_LOG2:
-        print(f"{PROGRAM}: --margin-log2 must lie in [{MIN_MARGIN_LOG2}, {MAX_MARGIN_LOG2}]",
-              file=sys.stderr)
-        return 2
-
     try:
-        description, chunks = _plan(args, fmt, use_oracle)
-    except ValueError as exc:
-        print(f"{PROGRAM}: {exc}", file=sys.stderr)
-        return 2
-    total = sum(chunk.size() for chunk in chunks)
-    jobs = max(1, min(args.jobs, len(chunks)))
+        _check_arguments(args, fmt, use_oracle, oracle_problem)
+        targets = resolve_targets(args.target)
+    except UsageError as exc:
+        return _usage_error(str(exc))
 
-    print(f"{PROGRAM}: {args.function} {fmt.name}, {description}, {jobs} job{'s' if jobs > 1 else ''}",
+    description, _ = _plan(args, fmt, use_oracle, targets[0][0])
+    jobs = args.jobs
+    names = ", ".join(name for _, name in targets)
+    print(f"{PROGRAM}: {args.function} {fmt.name}, {description}, "
+          f"target{'s' if len(targets) > 1 else ''} {names}, up to {jobs} job{'s' if jobs > 1 else ''}",
           file=out)
     if use_oracle:
         ulps = GLIBC_LDOUBLE_ULPS[args.function]
@@ -431,6 +556,18 @@ def run(args) -> int:
         print(f"oracle: exact, correctly rounded {args.function}: {EXACT_METHOD}", file=out)
     out.flush()
 
+    any_wrong = False
+    for target_index, target_name in targets:
+        _, chunks = _plan(args, fmt, use_oracle, target_index)
+        tally, seconds = _run_chunks(chunks, args)
+        _report(out, args, fmt, use_oracle, target_name, tally, seconds)
+        any_wrong = any_wrong or tally.wrong > 0
+    return 1 if any_wrong else 0
+
+
+def _run_chunks(chunks: list[Chunk], args) -> tuple[Tally, float]:
+    total = sum(chunk.size() for chunk in chunks)
+    jobs = max(1, min(args.jobs, len(chunks)))
     start = time.perf_counter()
     progress = Progress(total, sys.stderr, args.progress_interval)
     tally = Tally()
@@ -444,8 +581,12 @@ def run(args) -> int:
                 tally.add(chunk_tally)
                 progress.update(tally.inputs)
     progress.finish()
-    seconds = time.perf_counter() - start
+    return tally, time.perf_counter() - start
 
+
+def _report(out, args, fmt: reference.FloatFormat, use_oracle: bool, target: str,
+            tally: Tally, seconds: float) -> None:
+    print(f"target: {target}", file=out)
     print(f"checked: {tally.inputs} inputs ({tally.nonfinite} NaN/inf, which must give NaN)", file=out)
     if use_oracle:
         print(f"escalated: {tally.escalated} inputs within the margin of a {fmt.name} rounding "
@@ -464,7 +605,6 @@ def run(args) -> int:
     if tally.wrong > len(tally.wrong_examples):
         print(f"  ... and {tally.wrong - len(tally.wrong_examples)} more", file=out)
     print(f"wall time: {seconds:.1f} s", file=out)
-    print(f"{args.function} {fmt.name}: {tally.inputs} inputs, {tally.wrong} wrong, "
+    print(f"{args.function} {fmt.name} target {target}: {tally.inputs} inputs, {tally.wrong} wrong, "
           f"{tally.escalated} escalated, {seconds:.1f} s", file=out)
     out.flush()
-    return 0 if tally.wrong == 0 else 1

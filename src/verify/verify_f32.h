@@ -8,8 +8,9 @@
  * rounding boundary; otherwise the input is "escalated": handed back to the
  * caller, who checks it exactly.
  *
- * Only crtrig's public entry point crtrig_trig_strided is called, to obtain
- * the values under test; nothing of crtrig's internals is used here.
+ * Only crtrig's public per-target entry point crtrig_trig_strided_target
+ * (include/crtrig/crtrig.h) is called, to obtain the values under test from
+ * the kernels of one SIMD target; nothing of crtrig's internals is used here.
  */
 #ifndef CRTRIG_VERIFY_F32_H
 #define CRTRIG_VERIFY_F32_H
@@ -30,7 +31,8 @@ extern "C" {
 #define VERIFY_F32_REDUCED_PRECISION 2    /* x87 precision control is not 64 bits */
 #define VERIFY_F32_NOT_NEAREST 3          /* rounding mode is not to-nearest */
 #define VERIFY_F32_BAD_ARGUMENT 4         /* bad func, count or margin */
-#define VERIFY_F32_CRTRIG_FAILED 5        /* crtrig_trig_strided returned an error */
+#define VERIFY_F32_CRTRIG_FAILED 5        /* crtrig_trig_strided_target returned an error */
+#define VERIFY_F32_NO_TARGET 6            /* the SIMD target is unknown or not supported here */
 
 /* Margins accepted by verify_f32_block, as log2 of the relative margin. */
 #define VERIFY_F32_MIN_MARGIN_LOG2 8
@@ -61,13 +63,15 @@ int verify_f32_oracle_status(void);
 /* Significand bits of long double (LDBL_MANT_DIG) in this build. */
 int verify_f32_long_double_digits(void);
 
-/* Check crtrig's float32 sin (func 0) or cos (func 1) on `count` (at most
- * VERIFY_F32_MAX_BLOCK) inputs given as bit patterns.  With
+/* Check crtrig's float32 sin (func 0) or cos (func 1), computed by the
+ * kernels of SIMD target index `target` (0 baseline, 1 avx2, 2 avx512; see
+ * crtrig_target_name), on `count` (at most VERIFY_F32_MAX_BLOCK) inputs
+ * given as bit patterns.  With
  * corrupt_enabled, crtrig's result for the input corrupt_input has its last
  * bit flipped before the comparison (a test hook that must be caught).
  * Fills *result and returns VERIFY_F32_OK, or an error code (then *result is
  * meaningless). */
-int verify_f32_block(int func, const uint32_t *inputs, size_t count, int margin_log2,
+int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
                      int corrupt_enabled, uint32_t corrupt_input,
                      verify_f32_block_result *result);
 
