@@ -112,7 +112,7 @@ class Peer:
 # ---------------------------------------------------------------------------
 
 
-def _crtrig_peer() -> Peer:
+def crtrig_peer() -> Peer:
     functions = {"hann": crtrig.hann_window, "hamming": crtrig.hamming_window,
                  "blackman": crtrig.blackman_window}
 
@@ -140,7 +140,7 @@ def _cast_from_float64(base, dtype):
     return lambda n: base(n).astype(dt)
 
 
-def numpy_peer() -> Peer:
+def numpy_peer(threads: int = 1) -> Peer:
     functions = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman}
 
     def window(kind, periodic, dtype):
@@ -156,7 +156,7 @@ def numpy_peer() -> Peer:
                 "np.hanning(M + 1)[:-1]; bfloat16 sin/cos are ml_dtypes' loops", window, trig)
 
 
-def scipy_peer() -> Peer:
+def scipy_peer(threads: int = 1) -> Peer:
     import scipy
     from scipy.signal import windows
 
@@ -171,8 +171,10 @@ def scipy_peer() -> Peer:
                 window, None)
 
 
-def torch_peer() -> Peer:
+def torch_peer(threads: int = 1) -> Peer:
     import torch
+
+    torch.set_num_threads(threads)
 
     functions = {"hann": torch.hann_window, "hamming": torch.hamming_window,
                  "blackman": torch.blackman_window}
@@ -197,7 +199,7 @@ def torch_peer() -> Peer:
         f = getattr(torch, func)
         return lambda x: to_numpy(f(from_numpy(x)))
 
-    return Peer("torch", torch.__version__, "0.54/0.46", "CPU", window, trig)
+    return Peer("torch", torch.__version__, "0.54/0.46", f"CPU, {threads} thread(s)", window, trig)
 
 
 _ONNX_CODES = {"float16": 10, "bfloat16": 16, "float32": 1, "float64": 11}  # TensorProto
@@ -247,12 +249,12 @@ def _first_line(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:160] + "..."
 
 
-def onnxruntime_peer() -> Peer:
+def onnxruntime_peer(threads: int = 1) -> Peer:
     import onnxruntime as ort
 
     def session(model):
         options = ort.SessionOptions()
-        options.intra_op_num_threads = 1
+        options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
         try:
@@ -276,10 +278,10 @@ def onnxruntime_peer() -> Peer:
         return lambda x: s.run(None, {"x": x})[0]
 
     return Peer("onnxruntime", ort.__version__, "onnx",
-                "CPUExecutionProvider, one thread; bfloat16 through Cast nodes", window, trig)
+                f"CPUExecutionProvider, {threads} intra-op thread(s); bfloat16 through Cast nodes", window, trig)
 
 
-def onnx_reference_peer() -> Peer:
+def onnx_reference_peer(threads: int = 1) -> Peer:
     import onnx
     from onnx.reference import ReferenceEvaluator
 
@@ -304,12 +306,15 @@ PEER_LOADERS = {"numpy": numpy_peer, "scipy": scipy_peer, "torch": torch_peer,
                 "onnxruntime": onnxruntime_peer, "onnx.reference": onnx_reference_peer}
 
 
-def load_peers(names=PEERS) -> tuple[list[Peer], dict[str, str]]:
-    """The peers among ``names`` that load, and for the others why not."""
+def load_peers(names=PEERS, threads: int = 1) -> tuple[list[Peer], dict[str, str]]:
+    """The peers among ``names`` that load, and for the others why not.
+
+    ``threads``: the threads torch and onnxruntime may use (compare uses one,
+    like crtrig and numpy; tools/compare_windows.py times with more)."""
     peers, skipped = [], {}
     for name in names:
         try:
-            peers.append(PEER_LOADERS[name]())
+            peers.append(PEER_LOADERS[name](threads=threads))
         except ImportError as exc:
             skipped[name] = f"not installed (no module {exc.name or _first_line(exc)})"
         except Exception as exc:  # a broken install: say so and go on
@@ -562,7 +567,7 @@ def report(args) -> str:
     kinds = [op for op in args.ops if op in WINDOW_KINDS]
     functions = [op for op in args.ops if op in TRIG_FUNCTIONS]
     peers, skipped = load_peers(args.peers)
-    peers = [_crtrig_peer()] + peers
+    peers = [crtrig_peer()] + peers
     oracle = Oracle()
     notes: list[str] = []
 
