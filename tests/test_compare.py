@@ -30,8 +30,8 @@ def tables(text: str) -> dict[str, list[dict[str, str]]]:
     result, section, lines = {}, None, text.splitlines()
     i = 0
     while i < len(lines):
-        if lines[i].startswith("## "):
-            section = lines[i][3:]
+        if lines[i].startswith("### "):
+            section = lines[i][4:]
         if lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
             header = [cell.strip() for cell in lines[i].strip("|").split("|")]
             rows = []

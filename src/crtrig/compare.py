@@ -592,7 +592,7 @@ def report(args) -> str:
                 label = kind + (" (0.54/0.46)" if kind == "hamming" and peer.hamming != "onnx" else "")
                 rows.append([peer.name, label] + [scores[(peer.name, kind, d)].cell() for d in args.dtypes])
         count = 2 * sum(args.sizes)
-        lines += ["", "## Windows", "",
+        lines += ["", "### Windows", "",
                   f"Sizes {', '.join(str(s) for s in args.sizes)}, periodic and symmetric: "
                   f"{count:,} values per cell.", "",
                   markdown_table(["peer", "window"] + list(args.dtypes), rows)]
@@ -612,7 +612,7 @@ def report(args) -> str:
                 rows.append([peer.name, func] + [scores[(peer.name, func, i)].cell()
                                                  for i in range(len(input_sets))])
         header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
-        lines += ["", "## sin and cos", "", markdown_table(header, rows)]
+        lines += ["", "### sin and cos", "", markdown_table(header, rows)]
 
     if notes:
         lines += ["", "n/a:"] + [f"- {note}" for note in notes]
