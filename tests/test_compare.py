@@ -206,7 +206,8 @@ def test_bad_arguments_exit_2(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["compare"] + argv)
     assert exc.value.code == 2
-    assert "crtrig compare: error:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("crtrig compare: error: ") and err.count("\n") == 1, err
 
 
 def test_command_line_runs_as_a_module():

@@ -515,6 +515,31 @@ def test_windows_in_if_bodies_are_folded_into_the_bodies():
     assert bits(x) == bits(crtrig.blackman_window(9, dtype=np.float64)) and y.tolist() == [9.0] * 9
 
 
+def test_windows_in_loop_bodies_are_folded():
+    """A Loop body (any graph attribute is walked) whose window takes its size
+    from the enclosing graph; each iteration emits the window as a scan output."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("BlackmanWindow", ["outer"], ["w"], periodic=0, output_datatype=TensorProto.DOUBLE)],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), out("w", TensorProto.DOUBLE, (11,))])
+    nodes = [helper.make_node("Constant", [], ["outer"], value_int=11),
+             helper.make_node("Constant", [], ["trips"], value=numpy_helper.from_array(np.array(3, np.int64))),
+             helper.make_node("Constant", [], ["cond"], value=numpy_helper.from_array(np.array(True))),
+             helper.make_node("Loop", ["trips", "cond"], ["rows"], body=body)]
+    model = make_model(nodes, [out("rows", TensorProto.DOUBLE, (3, 11))])
+    onnx.checker.check_model(model, full_check=True)
+    folded = co.fold_windows(model)
+    onnx.checker.check_model(folded, full_check=True)
+    assert window_ops(folded.graph) == []
+    assert [n.output[0] for n in folded.graph.node] == ["trips", "cond", "rows"]  # "outer" is gone
+    (rows,) = ort_run(folded)
+    want = crtrig.blackman_window(11, periodic=False, dtype=np.float64)
+    assert rows.shape == (3, 11) and all(bits(row) == bits(want) for row in rows)
+
+
 def test_windows_in_functions_are_left_alone():
     function = helper.make_function(
         "local", "MyWindow", ["unused"], ["w"],
@@ -594,6 +619,16 @@ def test_onnx_fold_command_writes_the_folded_model(tmp_path, capsys):
     assert main(["onnx-fold", str(source), str(source)]) == 0
     assert onnx.load(source).SerializeToString() == folded.SerializeToString()
     assert sorted(os.listdir(tmp_path)) == ["in.onnx", "out.onnx"]  # no temporary file left
+
+
+@pytest.mark.parametrize("argv", [[], ["only-one.onnx"], ["a.onnx", "b.onnx", "--max-bytes", "x"],
+                                  ["a.onnx", "b.onnx", "--max-bytes", "-1"]])
+def test_onnx_fold_usage_errors_are_one_line_with_status_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["onnx-fold"] + argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("crtrig onnx-fold: error: ") and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("case", ["missing", "garbage", "negative", "directory"])

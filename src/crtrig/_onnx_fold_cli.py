@@ -16,13 +16,24 @@ PROGRAM = "crtrig onnx-fold"
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``onnx-fold`` arguments to an (sub)parser."""
+    parser.error = lambda message: sys.exit(_error(message))  # one line, no usage, status 2
     parser.add_argument("input", metavar="IN.onnx", help="the model to read")
     parser.add_argument("output", metavar="OUT.onnx",
                         help="where to write the folded model (may be IN.onnx; written atomically)")
-    parser.add_argument("--max-bytes", type=int, default=None, metavar="N",
+    parser.add_argument("--max-bytes", type=_non_negative_int, default=None, metavar="N",
                         help="leave windows unfolded once the folded ones would exceed N bytes "
                              "in total (default: 256 MiB)")
     parser.set_defaults(func=run_cli)
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text!r}")
+    return value
 
 
 def _error(message: str) -> int:
@@ -43,8 +54,6 @@ def run_cli(args) -> int:
     except ImportError as exc:
         return _error(f"this command needs the onnx package ({exc}); pip install onnx")
     max_bytes = crtrig_onnx.DEFAULT_FOLD_MAX_BYTES if args.max_bytes is None else args.max_bytes
-    if max_bytes < 0:
-        return _error(f"--max-bytes must be non-negative; got {max_bytes}")
     try:
         model = onnx.load(args.input)
     except Exception as exc:  # missing file, not a model, bad external data ...

@@ -667,8 +667,15 @@ def _seed(text):
     return value
 
 
+def _one_line_error(message: str):
+    """argparse's error, on one line (no usage), with exit status 2."""
+    print(f"{PROGRAM}: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``compare`` arguments to an (sub)parser."""
+    parser.error = _one_line_error
     parser.add_argument("--peers", type=_list_of(PEERS, "--peers"), default=list(PEERS),
                         help=f"peers to compare with crtrig (default: {','.join(PEERS)}; "
                              "those not installed are skipped)")

@@ -29,7 +29,6 @@ from typing import Callable
 
 import ml_dtypes
 import numpy as np
-import onnx
 from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto, helper, numpy_helper
 from onnx.reference.op_run import OpRun
 
