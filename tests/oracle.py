@@ -92,8 +92,8 @@ def format_name(fmt) -> str:
 def _exact(x) -> gmpy2.mpq:
     """Exact rational value of an int, Fraction, float or mpmath mpf."""
     if isinstance(x, mpmath.mpf):
-        mantissa, exponent = x.man_exp
-        mantissa = int(mantissa)
+        mantissa, exponent = x.man_exp  # |x| = mantissa * 2**exponent: man_exp has no sign
+        mantissa = -int(mantissa) if x < 0 else int(mantissa)
         if exponent >= 0:
             return gmpy2.mpq(mantissa << exponent, 1)
         return gmpy2.mpq(mantissa, 1 << -exponent)

@@ -1,6 +1,6 @@
 """Benchmark crtrig.sin/cos against numpy.sin/cos, side by side in one run.
 
-    python tools/bench_sincos.py [--size 1000000] [--repeat 21] [--accuracy N]
+    python tools/bench_sincos.py [--size 1000000] [--repeat 21]
 
 For each input set (float32 uniform in [-pi, pi], uniform in [-1e5, 1e5], and
 random bit patterns over all finite float32 values) it times crtrig and numpy
@@ -12,10 +12,8 @@ and the float16 and bfloat16 loops against numpy's float16 sin.
 Timings on a shared machine are noisy: compare ratios from one run, not
 absolute numbers across runs.
 
-With --accuracy N (needs gmpy2), it also counts how many of numpy's results
-are not correctly rounded: float32 on N random finite bit patterns, and
-float16 on all 65536 inputs, judged by MPFR through gmpy2 (and crtrig's on the
-same inputs, which must be 0).
+Accuracy is measured by ``python -m crtrig compare`` (numpy, torch,
+onnxruntime and onnx.reference against the exact reference).
 """
 import argparse
 import math
@@ -59,12 +57,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=21)
-    parser.add_argument("--accuracy", type=int, default=0, metavar="N",
-                        help="also count numpy's misrounded results on N float32 inputs (needs gmpy2)")
     args = parser.parse_args()
     rng = np.random.default_rng(2026)
-    print(f"$ python tools/bench_sincos.py --size {args.size} --repeat {args.repeat}"
-          + (f" --accuracy {args.accuracy}" if args.accuracy else ""))
+    print(f"$ python tools/bench_sincos.py --size {args.size} --repeat {args.repeat}")
     print(f"crtrig {crtrig.__version__} (SIMD target {_core.SIMD_TARGET}), numpy {np.__version__}, "
           f"{platform.machine()}, {platform.processor() or platform.system()}")
     print()
@@ -100,46 +95,6 @@ def main():
         a, b = time_pair(lambda: crtrig.sin(xs), lambda: np.sin(xs), args.repeat)
         c, n = median_ns(a, xs.size), median_ns(b, xs.size)
         print(f"| {np.dtype(dtype).name} | {c:.2f} | {n:.2f} | {c / n:.2f} |")
-    if args.accuracy:
-        accuracy(args.accuracy, rng)
-
-
-def accuracy(count, rng):
-    import gmpy2  # the judge: MPFR's correctly rounded sin/cos
-
-    contexts = {"float32": gmpy2.ieee(32), "float16": gmpy2.ieee(16)}
-
-    def correctly_rounded(func, x):
-        context = contexts[x.dtype.name]
-        out = np.empty_like(x)
-        for i, v in enumerate(x.astype(np.float64).tolist()):
-            with gmpy2.context(context):
-                out[i] = float(getattr(gmpy2, func)(gmpy2.mpfr(v, 60)))
-        return out
-
-    bits = rng.integers(0, 1 << 32, 2 * count, dtype=np.uint64).astype(np.uint32).view(np.float32)
-    inputs = {"float32 random finite bit patterns": bits[np.isfinite(bits)][:count]}
-    halves = np.arange(1 << 16, dtype=np.uint16).view(np.float16)
-    inputs["float16 all finite inputs"] = halves[np.isfinite(halves)]
-    print()
-    print(f"Not correctly rounded (judged by MPFR {gmpy2.mpfr_version()}):")
-    print()
-    print("| function | inputs | count | numpy wrong | numpy max ULP | crtrig wrong |")
-    print("|---|---|---|---|---|---|")
-    for name, x in inputs.items():
-        for func in ("sin", "cos"):
-            want = correctly_rounded(func, x)
-            uint = np.dtype(f"u{x.dtype.itemsize}")
-            ours = getattr(crtrig, func)(x)
-            theirs = getattr(np, func)(x)
-            order = lambda a: np.where(a.view(uint) >> (8 * x.dtype.itemsize - 1) == 1,
-                                        -(a.view(uint) & ((1 << (8 * x.dtype.itemsize - 1)) - 1)).astype(np.int64),
-                                        a.view(uint).astype(np.int64))
-            ulps = np.abs(order(theirs) - order(want))
-            wrong_numpy = int(np.count_nonzero(theirs.view(uint) != want.view(uint)))
-            wrong_ours = int(np.count_nonzero(ours.view(uint) != want.view(uint)))
-            print(f"| {func} | {name} | {x.size} | {wrong_numpy} ({100 * wrong_numpy / x.size:.2f} %) "
-                  f"| {int(ulps.max())} | {wrong_ours} |")
 
 
 if __name__ == "__main__":

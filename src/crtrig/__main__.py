@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import cases, verify
+from . import _onnx_fold_cli, cases, compare, verify
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -47,6 +47,25 @@ def build_parser() -> argparse.ArgumentParser:
             "does not use crtrig's C core: glibc's x87 long double sinl/cosl with a "
             "margin for float32, exact arithmetic for the inputs near a rounding "
             "boundary and for float16/bfloat16.",
+        )
+    )
+    _onnx_fold_cli.configure_parser(
+        commands.add_parser(
+            "onnx-fold",
+            help="replace the constant-size windows of an ONNX model by exact initializers",
+            description="Write a copy of an ONNX model in which every HannWindow, "
+            "HammingWindow and BlackmanWindow node with a constant size is an initializer "
+            "holding crtrig's correctly rounded window (needs the onnx package).",
+        )
+    )
+    compare.configure_parser(
+        commands.add_parser(
+            "compare",
+            help="compare the accuracy of crtrig and the installed peers",
+            description="Run the same windows and sin/cos inputs through crtrig, numpy, scipy, "
+            "torch, onnxruntime and onnx.reference (those installed) and print, per peer, the "
+            "share of results not correctly rounded and the largest distance in ULPs, each "
+            "judged by crtrig.reference against the peer's own definition.",
         )
     )
     return parser

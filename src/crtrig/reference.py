@@ -6,6 +6,9 @@ only the Python standard library plus numpy and ml_dtypes, so it works after a
 plain ``pip install crtrig``.
 
 Windows: ``window``, ``window_bits``, ``window_value`` (described next).
+Any cosine-sum window with rational coefficients (numpy's 0.54/0.46 Hamming,
+for example): ``cosine_sum_window`` and ``cosine_sum_bits``, in the section
+"Any cosine-sum window with rational coefficients" below.
 Sine and cosine: ``trig(func, array)`` and ``trig_bits(func, x, fmt)``, with
 the method described in the section "Sine and cosine of a float" below.
 
@@ -77,6 +80,8 @@ __all__ = [
     "window",
     "window_bits",
     "window_value",
+    "cosine_sum_window",
+    "cosine_sum_bits",
     "trig",
     "trig_bits",
     "round_rational",
@@ -606,6 +611,255 @@ def _as_size(size) -> int:
     if size < 0:
         raise ValueError(f"size must be non-negative, got {size}")
     return size
+
+
+# ---------------------------------------------------------------------------
+# Any cosine-sum window with rational coefficients
+# ---------------------------------------------------------------------------
+#
+#     w[n] = sum_{j=0..J} (-1)^j a_j cos(j theta),   theta = 2 pi n / D,
+#
+# with rational a_j: the ONNX windows above, and the Hamming window of numpy,
+# scipy and torch, a = (27/50, 23/50) (0.54, 0.46).  By symmetry and
+# periodicity w only depends on the folded, reduced fraction m/d of _fold
+# (theta = 2 pi m / d with gcd(m, d) = 1, or m = 0 and d = 1).
+#
+# Exact values.  eta = exp(2 pi i m / d) is a primitive d-th root of unity, and
+# w = sum_j (-1)^j a_j (eta^j + eta^-j) / 2 lies in Q(eta).  The minimal
+# polynomial of eta over Q is the cyclotomic polynomial Phi_d, of degree
+# phi(d), so 1, eta, ..., eta^(phi(d) - 1) is a basis of Q(eta): written as a
+# polynomial in eta (exponents mod d) and reduced modulo Phi_d, w is rational
+# exactly when the remainder is a constant, and then w is that constant.
+# Let J be the largest j >= 1 with a_j != 0 (if there is none, w = a_0
+# everywhere).  If w = r were rational, eta would be a root of the non-zero
+# polynomial eta^J (w(eta) - r) of degree 2 J, so phi(d) <= 2 J; and
+# phi(d) >= sqrt(d / 2) for every d, so d <= 8 J^2.  The exact test therefore
+# runs for d <= 8 J^2 only (this covers d = 1 and d = 2); for every larger d
+# the value is irrational.
+#
+# Irrational values.  An irrational value is never a rounding boundary (those
+# are dyadic rationals), so a Ziv loop terminates.  With c = cos(theta) and the
+# Chebyshev polynomials (cos(j theta) = T_j(c)), w = P(c) with
+# P = sum_j (-1)^j a_j T_j, of degree J.  _sin_squared_interval encloses
+# s = sin^2(pi m / d) in [s_lo, s_hi] / 2**(2 bits) (it needs 0 < m < d/2,
+# true for every d >= 3), so c = 1 - 2 s lies in [c_lo, c_hi], inside [-1, 1].
+# With c_mid the midpoint and rad the radius of that interval, the mean value
+# theorem and Markov's inequality |T_j'| <= j^2 on [-1, 1] give
+#     |P(c) - P(c_mid)| <= rad * sum_j |a_j| j^2.
+# P(c_mid) is an exact rational, so [P(c_mid) - err, P(c_mid) + err] encloses
+# w exactly; both ends are rounded (exactly) into each float format, and when
+# they differ somewhere, the precision is doubled.
+
+
+class _CosineSum(NamedTuple):
+    """A cosine sum prepared for evaluation (see the comment above)."""
+
+    coefficients: tuple[Fraction, ...]
+    degree: int  # J; 0 for a constant window
+    poly: tuple[int, ...]  # P(c) = sum_k poly[k] c^k / poly_den
+    poly_den: int
+    slope_num: int  # sum_j |a_j| j^2 = slope_num / slope_den
+    slope_den: int
+
+
+def _cosine_sum_coefficients(coefficients) -> tuple[Fraction, ...]:
+    if isinstance(coefficients, (str, bytes)):
+        raise TypeError("coefficients must be a sequence of rationals, not a string")
+    try:
+        items = list(coefficients)
+    except TypeError:
+        raise TypeError(
+            f"coefficients must be a sequence of rationals; got {type(coefficients).__name__}"
+        ) from None
+    if not items:
+        raise ValueError("coefficients must not be empty")
+    result = []
+    for item in items:
+        if isinstance(item, (bool, np.bool_)) or isinstance(item, (float, np.floating)):
+            raise TypeError(
+                f"coefficient {item!r}: give an exact rational (an int, a Fraction or a decimal "
+                "string such as '0.54'), not a bool or a float (a float stands for its binary "
+                "value: 0.54 is not 27/50)"
+            )
+        if isinstance(item, (int, np.integer)):
+            result.append(Fraction(int(item)))
+        elif isinstance(item, (Fraction, str)):
+            try:
+                result.append(Fraction(item))
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(f"coefficient {item!r} is not a rational number") from None
+        else:
+            raise TypeError(
+                f"coefficient {item!r}: expected an int, a Fraction or a decimal string; "
+                f"got {type(item).__name__}"
+            )
+    return tuple(result)
+
+
+@lru_cache(maxsize=64)
+def _prepare_cosine_sum(coefficients: tuple[Fraction, ...]) -> _CosineSum:
+    degree = max((j for j, a in enumerate(coefficients) if j >= 1 and a != 0), default=0)
+    # Chebyshev polynomials as integer coefficient lists: T_0 = 1, T_1 = c,
+    # T_{j+1} = 2 c T_j - T_{j-1}.
+    chebyshev = [[1], [0, 1]]
+    while len(chebyshev) <= degree:
+        previous, current = chebyshev[-2], chebyshev[-1]
+        following = [0] + [2 * x for x in current]
+        for k, x in enumerate(previous):
+            following[k] -= x
+        chebyshev.append(following)
+    poly = [Fraction(0)] * (degree + 1)
+    for j, a in enumerate(coefficients[: degree + 1]):
+        for k, t in enumerate(chebyshev[j]):
+            poly[k] += (-a if j & 1 else a) * t
+    poly_den = math.lcm(*(p.denominator for p in poly))
+    slope = sum((abs(a) * j * j for j, a in enumerate(coefficients[: degree + 1])), Fraction(0))
+    return _CosineSum(
+        coefficients,
+        degree,
+        tuple(int(p * poly_den) for p in poly),
+        poly_den,
+        slope.numerator,
+        slope.denominator,
+    )
+
+
+def _poly_remainder(numerator: list, divisor: tuple[int, ...]) -> list:
+    """Remainder of a polynomial (coefficient list, lowest degree first) by a
+    monic integer polynomial; exact for int and Fraction coefficients."""
+    remainder = list(numerator)
+    top = len(divisor) - 1
+    for k in range(len(remainder) - 1, top - 1, -1):
+        factor = remainder[k]
+        if factor:
+            for i, c in enumerate(divisor):
+                remainder[k - top + i] -= factor * c
+    return remainder[:top]
+
+
+@lru_cache(maxsize=None)
+def _cyclotomic(n: int) -> tuple[int, ...]:
+    """Phi_n as integer coefficients, lowest degree first (x^n - 1 = prod_{k | n} Phi_k)."""
+    quotient = [-1] + [0] * (n - 1) + [1]
+    for k in range(1, n):
+        if n % k == 0:
+            divisor = _cyclotomic(k)
+            # Exact division by the monic divisor: long division, keep the quotient.
+            top = len(divisor) - 1
+            result = [0] * (len(quotient) - top)
+            for i in range(len(quotient) - 1, top - 1, -1):
+                factor = quotient[i]
+                result[i - top] = factor
+                if factor:
+                    for t, c in enumerate(divisor):
+                        quotient[i - top + t] -= factor * c
+            assert not any(quotient[:top]), "cyclotomic division must be exact"
+            quotient = result
+    return tuple(quotient)
+
+
+def _exact_cosine_sum(prepared: _CosineSum, m: int, d: int) -> Fraction | None:
+    """The exact value at theta = 2 pi m / d if it is rational, else None."""
+    if prepared.degree == 0:
+        return prepared.coefficients[0]
+    if d > 8 * prepared.degree**2:
+        return None  # irrational (see above)
+    in_eta = [Fraction(0)] * d
+    for j, a in enumerate(prepared.coefficients[: prepared.degree + 1]):
+        half = (-a if j & 1 else a) / 2
+        in_eta[j * m % d] += half
+        in_eta[-j * m % d] += half
+    remainder = _poly_remainder(in_eta, _cyclotomic(d))
+    if any(remainder[1:]):
+        return None
+    return remainder[0] if remainder else Fraction(0)
+
+
+# (coefficients, m, d) -> bit patterns in _FLOAT_ORDER
+_cosine_sum_cache: dict[tuple[tuple[Fraction, ...], int, int], tuple[int, ...]] = {}
+
+
+def _cosine_sum_folded_bits(prepared: _CosineSum, m: int, d: int) -> tuple[int, ...]:
+    """Correctly rounded bit patterns (float16, bfloat16, float32, float64)."""
+    key = (prepared.coefficients, m, d)
+    cached = _cosine_sum_cache.get(key)
+    if cached is not None:
+        return cached
+    exact = _exact_cosine_sum(prepared, m, d)
+    if exact is not None:
+        result = _round_all(exact.numerator, exact.denominator)
+    else:
+        degree = prepared.degree
+        bits = _INITIAL_EXTRA_BITS + d.bit_length()
+        while True:
+            s_lo, s_hi = _sin_squared_interval(m, d, bits)
+            # c = 1 - 2 s in units of 2**-(2 bits): [c_lo, c_hi]; midpoint
+            # x / 2**t and radius width / 2**t with t = 2 bits + 1.
+            one = 1 << (2 * bits)
+            c_lo, c_hi = one - 2 * s_hi, one - 2 * s_lo
+            x, width, t = c_lo + c_hi, c_hi - c_lo, 2 * bits + 1
+            # sum_k poly[k] x^k 2^(t (J - k)) by homogeneous Horner.
+            acc = prepared.poly[degree]
+            for k in range(degree - 1, -1, -1):
+                acc = acc * x + (prepared.poly[k] << (t * (degree - k)))
+            # P(c_mid) = acc / (poly_den 2^(t J)); error <= slope * width / 2^t.
+            den = prepared.poly_den * prepared.slope_den << (t * degree)
+            middle = acc * prepared.slope_den
+            error = (prepared.slope_num * width * prepared.poly_den) << (t * (degree - 1))
+            low = _round_all(middle - error, den)
+            if low == _round_all(middle + error, den):
+                result = low
+                break
+            bits *= 2
+            if bits > _MAX_BITS:  # pragma: no cover - would mean a bug
+                raise ArithmeticError(f"no convergence for the cosine sum at {m}/{d}")
+    if len(_cosine_sum_cache) > _CACHE_LIMIT:
+        _cosine_sum_cache.clear()
+    _cosine_sum_cache[key] = result
+    return result
+
+
+def cosine_sum_bits(coefficients, n: int, d: int, fmt) -> int:
+    """Bit pattern of the correctly rounded term ``n`` of a cosine-sum window.
+
+    The term is ``sum_j (-1)^j a_j cos(2 pi j n / d)`` with the exact rational
+    ``coefficients`` ``a_j`` (ints, Fractions or decimal strings such as
+    ``"0.54"``; floats are refused), rounded once into the float format
+    ``fmt``.  ``d == 0`` gives the canonical quiet NaN.
+    """
+    prepared = _prepare_cosine_sum(_cosine_sum_coefficients(coefficients))
+    f = _float_format(fmt)
+    n, d = int(n), int(d)
+    if d < 0:
+        raise ValueError("denominator must be non-negative")
+    if d == 0:
+        return f.nan_bits
+    return _cosine_sum_folded_bits(prepared, *_fold(n, d))[_FLOAT_ORDER.index(f.name)]
+
+
+def cosine_sum_window(coefficients, size, periodic: bool = True, dtype="float32") -> np.ndarray:
+    """Correctly rounded cosine-sum window of ``size`` points.
+
+    ``w[n] = sum_j (-1)^j a_j cos(2 pi j n / D)`` for ``n = 0 .. size-1`` with
+    ``D = size`` (periodic) or ``size - 1`` (symmetric; size 1 gives NaN),
+    each value the exact real rounded once into ``dtype`` (float16,
+    bfloat16, float32 or float64).  ``coefficients`` are exact rationals:
+    ints, Fractions or decimal strings, e.g. ``("0.54", "0.46")`` for the
+    Hamming window of numpy, scipy and torch.  ``COEFFICIENTS[kind]`` gives
+    the same values as ``window(kind, ...)``.
+    """
+    prepared = _prepare_cosine_sum(_cosine_sum_coefficients(coefficients))
+    f = _float_format(canonical_dtype(dtype))
+    size = _as_size(size)
+    d = size if periodic else size - 1
+    if size == 0:
+        return np.zeros(0, dtype=f.dtype)
+    if d == 0:
+        patterns = [f.nan_bits] * size
+    else:
+        slot = _FLOAT_ORDER.index(f.name)
+        patterns = [_cosine_sum_folded_bits(prepared, *_fold(n, d))[slot] for n in range(size)]
+    return np.array(patterns, dtype=f.bits_dtype).view(f.dtype)
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,705 @@
+"""``python -m crtrig compare``: crtrig and its peers on the same inputs.
+
+Every installed peer -- numpy, scipy, torch, onnxruntime, onnx.reference --
+computes the same windows and the same sin/cos inputs as crtrig, and each
+result is judged by ``crtrig.reference`` (exact, standard library only,
+independent of crtrig's C core).  Each table cell gives the largest distance
+from the correctly rounded value, in ULPs of the output type, and the share of
+results that are not correctly rounded.  A peer that is not installed is
+skipped with a note.
+
+Each peer is judged against its own definition:
+
+* Hann and Blackman are the same everywhere (1/2, 1/2 and 0.42, 0.5, 0.08 as
+  the exact fractions 21/50, 1/2, 2/25).
+* Hamming differs: ONNX (crtrig, onnxruntime, onnx.reference) uses 25/46,
+  21/46; numpy, scipy and torch use 0.54, 0.46, judged against the exact
+  27/50, 23/50 (``crtrig.reference.cosine_sum_window``).
+* sin and cos are the same everywhere.
+
+ULPs: the number of representable values between the two results; +0 and -0
+count as equal; a NaN where a number is due (or the reverse) is infinitely
+far.  Where a peer has no parameter for the output type (numpy and scipy
+windows are float64 only) its float64 result is cast with ``astype``, as a
+user would; numpy's periodic window of size M is ``np.hanning(M + 1)[:-1]``.
+onnxruntime and onnx.reference run one-node ONNX models (opset 17 for the
+windows, 22 for Sin and Cos); onnxruntime takes and returns bfloat16 through
+Cast nodes to and from float32, which are exact for bfloat16 values.
+
+This replaces the accuracy parts of ``tools/compare_windows.py`` and
+``tools/bench_sincos.py``; their timing parts stay in those tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable
+
+import ml_dtypes
+import numpy as np
+
+import crtrig
+from . import reference
+
+PROGRAM = "crtrig compare"
+
+PEERS = ("numpy", "scipy", "torch", "onnxruntime", "onnx.reference")
+WINDOW_KINDS = ("hann", "hamming", "blackman")
+TRIG_FUNCTIONS = ("sin", "cos")
+OPS = WINDOW_KINDS + TRIG_FUNCTIONS
+DTYPES = ("float16", "bfloat16", "float32", "float64")
+
+DEFAULT_SIZES = (10, 257, 1000, 4097, 100001)
+QUICK_SIZES = (10, 257)
+DEFAULT_SAMPLES = 100_000
+QUICK_SAMPLES = 2_000
+MAX_SIZE = 1 << 20
+MAX_SAMPLES = 1_000_000
+DEFAULT_SEED = 2026
+
+#: The Hamming coefficients of numpy, scipy and torch, exact.
+DECIMAL_HAMMING = ("0.54", "0.46")
+
+_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+_NUMPY_DTYPES = {name: reference.FLOAT_FORMATS[name].dtype for name in DTYPES}
+_WINDOW_OPS = {"hann": "HannWindow", "hamming": "HammingWindow", "blackman": "BlackmanWindow"}
+
+
+class Unsupported(Exception):
+    """A peer does not offer this operation in this dtype (the message says why)."""
+
+
+@dataclass
+class Peer:
+    """One library, as compare uses it.
+
+    ``window(kind, periodic, dtype)`` returns a function of the size giving a
+    numpy array of that dtype; ``trig(func, dtype)`` a function of a numpy
+    array giving one of the same dtype.  Either may be None (the peer does
+    not have that family) or raise ``Unsupported``.  ``hamming`` names the
+    peer's Hamming definition: "onnx" or "0.54/0.46".
+    """
+
+    name: str
+    version: str
+    hamming: str
+    note: str
+    window: Callable[[str, bool, str], Callable[[int], np.ndarray]] | None
+    trig: Callable[[str, str], Callable[[np.ndarray], np.ndarray]] | None
+    cache: dict = field(default_factory=dict)
+
+    def window_function(self, kind: str, periodic: bool, dtype: str):
+        key = ("window", kind, periodic, dtype)
+        if key not in self.cache:
+            self.cache[key] = self.window(kind, periodic, dtype)
+        return self.cache[key]
+
+    def trig_function(self, func: str, dtype: str):
+        key = ("trig", func, dtype)
+        if key not in self.cache:
+            self.cache[key] = self.trig(func, dtype)
+        return self.cache[key]
+
+
+# ---------------------------------------------------------------------------
+# Peers
+# ---------------------------------------------------------------------------
+
+
+def crtrig_peer() -> Peer:
+    functions = {"hann": crtrig.hann_window, "hamming": crtrig.hamming_window,
+                 "blackman": crtrig.blackman_window}
+
+    def window(kind, periodic, dtype):
+        func, dt = functions[kind], _NUMPY_DTYPES[dtype]
+        return lambda n: func(n, periodic=periodic, dtype=dt)
+
+    def trig(func, dtype):
+        ufunc = getattr(crtrig, func)
+        try:
+            ufunc(np.zeros(1, dtype=_NUMPY_DTYPES[dtype]))
+        except TypeError:
+            raise Unsupported(f"crtrig {crtrig.__version__} has no {dtype} loop") from None
+        return ufunc
+
+    from . import _core
+    target = getattr(_core, "SIMD_TARGET", "?")
+    return Peer("crtrig", crtrig.__version__, "onnx", f"SIMD target {target}", window, trig)
+
+
+def _cast_from_float64(base, dtype):
+    if dtype == "float64":
+        return base
+    dt = _NUMPY_DTYPES[dtype]
+    return lambda n: base(n).astype(dt)
+
+
+def numpy_peer(threads: int = 1) -> Peer:
+    functions = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman}
+
+    def window(kind, periodic, dtype):
+        f = functions[kind]
+        base = (lambda n: f(n + 1)[:-1]) if periodic else f
+        return _cast_from_float64(base, dtype)
+
+    def trig(func, dtype):
+        return getattr(np, func)
+
+    return Peer("numpy", np.__version__, "0.54/0.46",
+                "windows in float64 only, other dtypes by astype; periodic size M is "
+                "np.hanning(M + 1)[:-1]; bfloat16 sin/cos are ml_dtypes' loops", window, trig)
+
+
+def scipy_peer(threads: int = 1) -> Peer:
+    import scipy
+    from scipy.signal import windows
+
+    functions = {"hann": windows.hann, "hamming": windows.hamming, "blackman": windows.blackman}
+
+    def window(kind, periodic, dtype):
+        f = functions[kind]
+        return _cast_from_float64(lambda n: f(n, sym=not periodic), dtype)
+
+    return Peer("scipy", scipy.__version__, "0.54/0.46",
+                "scipy.signal.windows, float64 only, other dtypes by astype; no sin/cos of its own",
+                window, None)
+
+
+def torch_peer(threads: int = 1) -> Peer:
+    import torch
+
+    torch.set_num_threads(threads)
+
+    functions = {"hann": torch.hann_window, "hamming": torch.hamming_window,
+                 "blackman": torch.blackman_window}
+    dtypes = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
+              "float64": torch.float64}
+
+    def to_numpy(tensor):
+        if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16: move the bits
+            return tensor.view(torch.int16).numpy().view(np.uint16).view(_BFLOAT16)
+        return tensor.numpy()
+
+    def from_numpy(array):
+        if array.dtype == _BFLOAT16:
+            return torch.from_numpy(np.ascontiguousarray(array).view(np.int16)).view(torch.bfloat16)
+        return torch.from_numpy(np.ascontiguousarray(array))
+
+    def window(kind, periodic, dtype):
+        f, dt = functions[kind], dtypes[dtype]
+        return lambda n: to_numpy(f(n, periodic=periodic, dtype=dt))
+
+    def trig(func, dtype):
+        f = getattr(torch, func)
+        return lambda x: to_numpy(f(from_numpy(x)))
+
+    return Peer("torch", torch.__version__, "0.54/0.46", f"CPU, {threads} thread(s)", window, trig)
+
+
+_ONNX_CODES = {"float16": 10, "bfloat16": 16, "float32": 1, "float64": 11}  # TensorProto
+
+
+def _window_model(kind: str, periodic: bool, dtype: str, via_float: bool):
+    """Opset 17: int64 scalar ``size`` -> window ``y`` (cast to float32 if via_float)."""
+    from onnx import TensorProto, helper
+
+    code = _ONNX_CODES[dtype]
+    nodes = [helper.make_node(_WINDOW_OPS[kind], ["size"], ["w"], periodic=int(periodic),
+                              output_datatype=code)]
+    out_code = code
+    if via_float:
+        nodes.append(helper.make_node("Cast", ["w"], ["y"], to=TensorProto.FLOAT))
+        out_code = TensorProto.FLOAT
+    else:
+        nodes[0].output[0] = "y"
+    graph = helper.make_graph(nodes, f"{kind}_window",
+                              [helper.make_tensor_value_info("size", TensorProto.INT64, [])],
+                              [helper.make_tensor_value_info("y", out_code, [None])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def _trig_model(func: str, dtype: str, via_float: bool):
+    """Opset 22: x -> Sin/Cos(x), through Casts from and to float32 if via_float."""
+    from onnx import TensorProto, helper
+
+    code = _ONNX_CODES[dtype]
+    op = func.capitalize()
+    if via_float:
+        nodes = [helper.make_node("Cast", ["x"], ["xc"], to=code),
+                 helper.make_node(op, ["xc"], ["yc"]),
+                 helper.make_node("Cast", ["yc"], ["y"], to=TensorProto.FLOAT)]
+        io_code = TensorProto.FLOAT
+    else:
+        nodes = [helper.make_node(op, ["x"], ["y"])]
+        io_code = code
+    graph = helper.make_graph(nodes, func, [helper.make_tensor_value_info("x", io_code, [None])],
+                              [helper.make_tensor_value_info("y", io_code, [None])])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(text) <= 160 else text[:160] + "..."
+
+
+def onnxruntime_peer(threads: int = 1) -> Peer:
+    import onnxruntime as ort
+
+    def session(model):
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        try:
+            return ort.InferenceSession(model.SerializeToString(), options,
+                                        providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise Unsupported(_first_line(exc)) from None
+
+    def back(array, dtype):
+        return array.astype(_BFLOAT16) if dtype == "bfloat16" else array  # exact
+
+    def window(kind, periodic, dtype):
+        s = session(_window_model(kind, periodic, dtype, via_float=dtype == "bfloat16"))
+        return lambda n: back(s.run(None, {"size": np.array(n, dtype=np.int64)})[0], dtype)
+
+    def trig(func, dtype):
+        via_float = dtype == "bfloat16"
+        s = session(_trig_model(func, dtype, via_float))
+        if via_float:
+            return lambda x: back(s.run(None, {"x": x.astype(np.float32)})[0], dtype)
+        return lambda x: s.run(None, {"x": x})[0]
+
+    return Peer("onnxruntime", ort.__version__, "onnx",
+                f"CPUExecutionProvider, {threads} intra-op thread(s); bfloat16 through Cast nodes", window, trig)
+
+
+def onnx_reference_peer(threads: int = 1) -> Peer:
+    import onnx
+    from onnx.reference import ReferenceEvaluator
+
+    def to_ml_bfloat16(array):
+        if array.dtype != _BFLOAT16 and array.dtype.itemsize == 2 and array.dtype.names:
+            return array.view(np.uint16).view(_BFLOAT16)  # onnx 1.14-1.18's uint16 bfloat16
+        return array
+
+    def window(kind, periodic, dtype):
+        evaluator = ReferenceEvaluator(_window_model(kind, periodic, dtype, via_float=False))
+        return lambda n: to_ml_bfloat16(evaluator.run(None, {"size": np.array(n, dtype=np.int64)})[0])
+
+    def trig(func, dtype):
+        evaluator = ReferenceEvaluator(_trig_model(func, dtype, via_float=False))
+        return lambda x: to_ml_bfloat16(evaluator.run(None, {"x": x})[0])
+
+    return Peer("onnx.reference", onnx.__version__, "onnx", "ReferenceEvaluator's own kernels",
+                window, trig)
+
+
+PEER_LOADERS = {"numpy": numpy_peer, "scipy": scipy_peer, "torch": torch_peer,
+                "onnxruntime": onnxruntime_peer, "onnx.reference": onnx_reference_peer}
+
+
+def load_peers(names=PEERS, threads: int = 1) -> tuple[list[Peer], dict[str, str]]:
+    """The peers among ``names`` that load, and for the others why not.
+
+    ``threads``: the threads torch and onnxruntime may use (compare uses one,
+    like crtrig and numpy; tools/compare_windows.py times with more)."""
+    peers, skipped = [], {}
+    for name in names:
+        try:
+            peers.append(PEER_LOADERS[name](threads=threads))
+        except ImportError as exc:
+            skipped[name] = f"not installed (no module {exc.name or _first_line(exc)})"
+        except Exception as exc:  # a broken install: say so and go on
+            skipped[name] = f"unusable: {type(exc).__name__}: {_first_line(exc)}"
+    return peers, skipped
+
+
+# ---------------------------------------------------------------------------
+# Judging
+# ---------------------------------------------------------------------------
+
+_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def ulp_distance(got: np.ndarray, want: np.ndarray, dtype: str) -> np.ndarray:
+    """Element-wise distance in ULPs of ``dtype`` (float64 array).
+
+    Both arrays hold values of ``dtype``.  +0 and -0 are 0 apart, two NaNs
+    are 0 apart, a NaN and a number infinitely far.
+    """
+    fmt = reference.FLOAT_FORMATS[dtype]
+    unsigned = _UNSIGNED[fmt.width // 8]
+
+    def ordered(array):
+        bits = np.ascontiguousarray(array).reshape(-1).view(unsigned).astype(np.uint64)
+        magnitude = (bits & np.uint64(fmt.sign_bit - 1)).astype(np.int64)
+        negative = (bits & np.uint64(fmt.sign_bit)) != 0
+        return np.where(negative, -magnitude, magnitude), magnitude > fmt.inf_bits
+
+    a, a_nan = ordered(got)
+    b, b_nan = ordered(want)
+    ua, ub = a.view(np.uint64), b.view(np.uint64)
+    # |a - b| can exceed 2**63 for float64; in uint64 it wraps to the right value.
+    distance = np.where(a >= b, ua - ub, ub - ua).astype(np.float64)
+    distance[a_nan != b_nan] = math.inf
+    distance[a_nan & b_nan] = 0.0
+    return distance
+
+
+@dataclass
+class Score:
+    """Results of one peer in one table cell."""
+
+    count: int = 0
+    wrong: int = 0
+    max_ulp: float = 0.0
+    problem: str | None = None  # set when the peer could not run this cell
+
+    def add(self, got: np.ndarray, want: np.ndarray, dtype: str) -> None:
+        distance = ulp_distance(got, want, dtype)
+        self.count += distance.size
+        self.wrong += int(np.count_nonzero(distance))
+        if distance.size:
+            self.max_ulp = max(self.max_ulp, float(distance.max()))
+
+    def cell(self) -> str:
+        if self.problem is not None:
+            return "n/a"
+        return f"{format_ulp(self.max_ulp)} / {format_share(self.wrong, self.count)}"
+
+
+def format_ulp(x: float) -> str:
+    if math.isinf(x):
+        return "inf"
+    if x < 1e5:
+        return str(int(x))
+    mantissa, exponent = f"{x:.1e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
+
+
+def format_share(wrong: int, total: int) -> str:
+    if wrong == 0:
+        return "0 %"
+    share = 100.0 * wrong / total
+    return f"{share:.3g} %"
+
+
+def _check_result(result, dtype: str, shape: tuple) -> np.ndarray:
+    array = np.asarray(result)
+    if array.dtype != _NUMPY_DTYPES[dtype] or array.shape != shape:
+        raise Unsupported(f"returned {array.dtype}{list(array.shape)}, expected {dtype}{list(shape)}")
+    return array
+
+
+class Oracle:
+    """Correctly rounded windows and sin/cos from crtrig.reference, cached."""
+
+    def __init__(self):
+        self._windows: dict[tuple, np.ndarray] = {}
+
+    def window(self, hamming: str, kind: str, size: int, periodic: bool, dtype: str) -> np.ndarray:
+        decimal = kind == "hamming" and hamming == "0.54/0.46"
+        key = (decimal, kind, size, periodic, dtype)
+        if key not in self._windows:
+            if decimal:
+                self._windows[key] = reference.cosine_sum_window(DECIMAL_HAMMING, size, periodic, dtype)
+            else:
+                self._windows[key] = reference.window(kind, size, periodic, dtype)
+        return self._windows[key]
+
+    @staticmethod
+    def trig(func: str, x: np.ndarray) -> np.ndarray:
+        return reference.trig(func, x)
+
+
+def _note(notes: list[str], peer: Peer, what: str, exc: BaseException) -> str:
+    reason = str(exc) if isinstance(exc, Unsupported) else f"{type(exc).__name__}: {_first_line(exc)}"
+    note = f"{peer.name}, {what}: {reason}"
+    if note not in notes:
+        notes.append(note)
+    return reason
+
+
+def score_windows(peers, oracle, kinds, dtypes, sizes, notes) -> dict[tuple[str, str, str], Score]:
+    """(peer, kind, dtype) -> Score over every size, periodic and symmetric."""
+    scores: dict[tuple[str, str, str], Score] = {}
+    for peer in peers:
+        if peer.window is None:
+            continue
+        for kind in kinds:
+            for dtype in dtypes:
+                score = scores[(peer.name, kind, dtype)] = Score()
+                try:
+                    for periodic in (True, False):
+                        function = peer.window_function(kind, periodic, dtype)
+                        for size in sizes:
+                            got = _check_result(function(size), dtype, (size,))
+                            score.add(got, oracle.window(peer.hamming, kind, size, periodic, dtype), dtype)
+                except Exception as exc:
+                    score.problem = _note(notes, peer, f"{kind} window {dtype}", exc)
+    return scores
+
+
+@dataclass
+class InputSet:
+    dtype: str
+    label: str
+    values: np.ndarray
+
+
+def trig_input_sets(dtypes, samples: int, seed: int) -> list[InputSet]:
+    """The sin/cos inputs: every finite 16-bit value (or ``samples`` of them,
+    if fewer), and for float32 and float64 ``samples`` random finite bit
+    patterns and ``samples`` values uniform in [-pi, pi]."""
+    rng = np.random.default_rng(seed)
+    sets = []
+    for dtype in dtypes:
+        fmt = reference.FLOAT_FORMATS[dtype]
+        if fmt.width == 16:
+            bits = np.arange(1 << 16, dtype=np.uint16)
+            finite = bits[(bits & np.uint16(fmt.sign_bit - 1)) < fmt.inf_bits]
+            if samples >= finite.size:
+                sets.append(InputSet(dtype, f"all {finite.size:,} finite", finite.view(fmt.dtype)))
+            else:
+                chosen = np.sort(rng.choice(finite, samples, replace=False))
+                sets.append(InputSet(dtype, f"{samples:,} random finite", chosen.view(fmt.dtype)))
+            continue
+        unsigned = _UNSIGNED[fmt.width // 8]
+        patterns = np.empty(0, dtype=unsigned)
+        while patterns.size < samples:
+            draw = rng.integers(0, np.iinfo(unsigned).max, 2 * samples, dtype=unsigned, endpoint=True)
+            draw = draw[(draw & unsigned(fmt.sign_bit - 1)) < fmt.inf_bits]
+            patterns = np.concatenate([patterns, draw])
+        sets.append(InputSet(dtype, f"{samples:,} random bit patterns", patterns[:samples].view(fmt.dtype)))
+        uniform = rng.uniform(-math.pi, math.pi, samples).astype(fmt.dtype)
+        sets.append(InputSet(dtype, f"{samples:,} in [-π, π]", uniform))
+    return sets
+
+
+def score_trig(peers, oracle, functions, input_sets, notes) -> dict[tuple[str, str, int], Score]:
+    """(peer, function, index of the input set) -> Score."""
+    scores: dict[tuple[str, str, int], Score] = {}
+    for func in functions:
+        for index, inputs in enumerate(input_sets):
+            want = oracle.trig(func, inputs.values)
+            for peer in peers:
+                if peer.trig is None:
+                    continue
+                score = scores[(peer.name, func, index)] = Score()
+                try:
+                    function = peer.trig_function(func, inputs.dtype)
+                    got = _check_result(function(inputs.values.copy()), inputs.dtype, inputs.values.shape)
+                    score.add(got, want, inputs.dtype)
+                except Exception as exc:
+                    score.problem = _note(notes, peer, f"{func} {inputs.dtype}", exc)
+    return scores
+
+
+def edge_values(peers) -> list[list[str]]:
+    """Each peer's float32 windows of sizes 0, 1 and 2."""
+    cases = (("0 P", 0, True), ("0 S", 0, False), ("1 P", 1, True), ("1 S", 1, False), ("2 S", 2, False))
+    rows = []
+    for peer in peers:
+        if peer.window is None:
+            continue
+        row = [peer.name]
+        for _, size, periodic in cases:
+            cells = []
+            for kind in WINDOW_KINDS:
+                try:
+                    values = np.asarray(peer.window_function(kind, periodic, "float32")(size))
+                    cells.append("[" + ", ".join(f"{float(v):.4g}" for v in values.reshape(-1)) + "]")
+                except Exception as exc:
+                    cells.append(f"error: {type(exc).__name__}")
+            row.append(cells[0] if len(set(cells)) == 1 else "; ".join(cells))
+        rows.append(row)
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _command_line(args) -> str:
+    """The command that makes this report: the options that differ from the defaults."""
+    parts = ["python -m crtrig compare"]
+    quick = getattr(args, "quick", False)
+    if quick:
+        parts.append("--quick")
+    for option, value, default in (
+            ("--peers", args.peers, list(PEERS)), ("--ops", args.ops, list(OPS)),
+            ("--dtypes", args.dtypes, list(DTYPES)),
+            ("--sizes", args.sizes, list(QUICK_SIZES if quick else DEFAULT_SIZES)),
+            ("--samples", args.samples, QUICK_SAMPLES if quick else DEFAULT_SAMPLES),
+            ("--seed", args.seed, DEFAULT_SEED)):
+        if value != default:
+            parts.append(f"{option} {','.join(map(str, value)) if isinstance(value, list) else value}")
+    return " ".join(parts)
+
+
+def run(args, out=None) -> int:
+    """Compare as ``args`` says (see configure_parser) and print the report."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # peers warn on 0/0 at size 1, on casts, ...
+        with np.errstate(all="ignore"):
+            text = report(args)
+    print(text, file=sys.stdout if out is None else out)
+    return 0
+
+
+def report(args) -> str:
+    started = time.perf_counter()
+    kinds = [op for op in args.ops if op in WINDOW_KINDS]
+    functions = [op for op in args.ops if op in TRIG_FUNCTIONS]
+    peers, skipped = load_peers(args.peers)
+    peers = [crtrig_peer()] + peers
+    oracle = Oracle()
+    notes: list[str] = []
+
+    lines = [f"$ {_command_line(args)}", ""]
+    for peer in peers:
+        lines.append(f"- {peer.name} {peer.version}: {peer.note}")
+    for name, reason in skipped.items():
+        lines.append(f"- {name}: {reason}, skipped")
+    lines.append(f"- judged by crtrig.reference (exact); Python {platform.python_version()}, "
+                 f"{platform.machine()}")
+    lines += ["", "Cells: largest distance from the correctly rounded value in ULPs of the dtype / "
+                  "share of results not correctly rounded (inf: NaN where a number is due). Hamming is judged against 25/46, 21/46 for "
+                  "the ONNX peers and against 0.54, 0.46 for numpy, scipy and torch."]
+
+    if kinds:
+        scores = score_windows(peers, oracle, kinds, args.dtypes, args.sizes, notes)
+        rows = []
+        for peer in peers:
+            if peer.window is None:
+                continue
+            for kind in kinds:
+                label = kind + (" (0.54/0.46)" if kind == "hamming" and peer.hamming != "onnx" else "")
+                rows.append([peer.name, label] + [scores[(peer.name, kind, d)].cell() for d in args.dtypes])
+        count = 2 * sum(args.sizes)
+        lines += ["", "### Windows", "",
+                  f"Sizes {', '.join(str(s) for s in args.sizes)}, periodic and symmetric: "
+                  f"{count:,} values per cell.", "",
+                  markdown_table(["peer", "window"] + list(args.dtypes), rows)]
+        lines += ["", "Float32 windows of sizes 0, 1 and 2 (P periodic, S symmetric); one list if Hann, "
+                      "Hamming and Blackman agree:", "",
+                  markdown_table(["peer", "size 0 P", "size 0 S", "size 1 P", "size 1 S", "size 2 S"],
+                                 edge_values(peers))]
+
+    if functions:
+        input_sets = trig_input_sets(args.dtypes, args.samples, args.seed)
+        scores = score_trig(peers, oracle, functions, input_sets, notes)
+        rows = []
+        for peer in peers:
+            if peer.trig is None:
+                continue
+            for func in functions:
+                rows.append([peer.name, func] + [scores[(peer.name, func, i)].cell()
+                                                 for i in range(len(input_sets))])
+        header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
+        lines += ["", "### sin and cos", "", markdown_table(header, rows)]
+
+    if notes:
+        lines += ["", "n/a:"] + [f"- {note}" for note in notes]
+    lines += ["", f"({time.perf_counter() - started:.0f} s)"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+
+def _list_of(choices, what):
+    def parse(text):
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        bad = [item for item in items if item not in choices]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a comma-separated list of {', '.join(choices)}; got {text!r}")
+        return list(dict.fromkeys(items))
+    return parse
+
+
+def _sizes(text):
+    try:
+        sizes = [int(item) for item in text.split(",") if item.strip()]
+    except ValueError:
+        sizes = []
+    if not sizes or any(not 2 <= s <= MAX_SIZE for s in sizes):
+        raise argparse.ArgumentTypeError(
+            f"sizes must be a comma-separated list of integers from 2 to {MAX_SIZE}; got {text!r}")
+    return list(dict.fromkeys(sizes))
+
+
+def _samples(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_SAMPLES:
+        raise argparse.ArgumentTypeError(f"samples must be an integer from 1 to {MAX_SAMPLES}; got {text!r}")
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must be a non-negative integer; got {text!r}")
+    return value
+
+
+def _one_line_error(message: str):
+    """argparse's error, on one line (no usage), with exit status 2."""
+    print(f"{PROGRAM}: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``compare`` arguments to an (sub)parser."""
+    parser.error = _one_line_error
+    parser.add_argument("--peers", type=_list_of(PEERS, "--peers"), default=list(PEERS),
+                        help=f"peers to compare with crtrig (default: {','.join(PEERS)}; "
+                             "those not installed are skipped)")
+    parser.add_argument("--ops", type=_list_of(OPS, "--ops"), default=list(OPS),
+                        help=f"what to compare (default: {','.join(OPS)})")
+    parser.add_argument("--dtypes", type=_list_of(DTYPES, "--dtypes"), default=list(DTYPES),
+                        help=f"output/input types (default: {','.join(DTYPES)})")
+    parser.add_argument("--sizes", type=_sizes, default=None,
+                        help="window sizes, comma-separated, each 2 to 2**20 "
+                             f"(default: {','.join(map(str, DEFAULT_SIZES))})")
+    parser.add_argument("--samples", type=_samples, default=None, metavar="N",
+                        help="sin/cos inputs per float32/float64 set, and the cap on the 16-bit "
+                             f"sets, which are otherwise exhaustive (default: {DEFAULT_SAMPLES})")
+    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+                        help="seed of the random inputs (default: %(default)s)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"sizes {','.join(map(str, QUICK_SIZES))} and {QUICK_SAMPLES} sin/cos "
+                             "inputs per set (a few seconds), unless --sizes/--samples say otherwise")
+    parser.set_defaults(func=_run_cli)
+
+
+def _run_cli(args, out=None) -> int:
+    if args.sizes is None:
+        args.sizes = list(QUICK_SIZES if args.quick else DEFAULT_SIZES)
+    if args.samples is None:
+        args.samples = QUICK_SAMPLES if args.quick else DEFAULT_SAMPLES
+    return run(args, out)

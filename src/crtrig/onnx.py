@@ -1,0 +1,455 @@
+"""crtrig for ONNX models: exact operators for ``onnx.reference``, exact windows
+folded into models.
+
+This module needs the ``onnx`` package.  ``import crtrig`` does not import it
+(nor onnx); ``import crtrig.onnx`` does.
+
+``new_ops``
+    ``onnx.reference.ReferenceEvaluator(model, new_ops=crtrig.onnx.new_ops)``
+    runs HannWindow-17, HammingWindow-17, BlackmanWindow-17, Sin and Cos with
+    crtrig: every float result is the exact value rounded once into the
+    output type.  Windows take all 12 ``output_datatype`` codes (bfloat16 in
+    the dtype the installed onnx.reference uses for it, bit for bit) and
+    ``periodic``; Sin and Cos take float16, bfloat16, float and double (the
+    types of Sin-7 and Sin-22).
+
+``fold_windows(model)``
+    Returns a copy of the model in which every window node with a constant
+    size is an initializer holding the exact window.
+
+Errors name the node: a size tensor that is not int32/int64 or has more than
+one element, a negative size, an unsupported ``output_datatype``, a
+``periodic`` other than 0 or 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import ml_dtypes
+import numpy as np
+from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto, helper, numpy_helper
+from onnx.reference.op_run import OpRun
+
+import crtrig
+
+__all__ = [
+    "new_ops",
+    "fold_windows",
+    "HannWindow",
+    "HammingWindow",
+    "BlackmanWindow",
+    "Sin",
+    "Cos",
+    "DEFAULT_FOLD_MAX_BYTES",
+]
+
+_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
+
+#: ONNX output_datatype codes of the window ops -> the numpy dtype crtrig writes.
+_WINDOW_OUTPUT_TYPES: dict[int, np.dtype] = {
+    TensorProto.FLOAT: np.dtype(np.float32),
+    TensorProto.UINT8: np.dtype(np.uint8),
+    TensorProto.INT8: np.dtype(np.int8),
+    TensorProto.UINT16: np.dtype(np.uint16),
+    TensorProto.INT16: np.dtype(np.int16),
+    TensorProto.INT32: np.dtype(np.int32),
+    TensorProto.INT64: np.dtype(np.int64),
+    TensorProto.FLOAT16: np.dtype(np.float16),
+    TensorProto.DOUBLE: np.dtype(np.float64),
+    TensorProto.UINT32: np.dtype(np.uint32),
+    TensorProto.UINT64: np.dtype(np.uint64),
+    TensorProto.BFLOAT16: _BFLOAT16,
+}
+
+_WINDOW_FUNCTIONS: dict[str, Callable] = {
+    "HannWindow": crtrig.hann_window,
+    "HammingWindow": crtrig.hamming_window,
+    "BlackmanWindow": crtrig.blackman_window,
+}
+
+_ONNX_DOMAINS = ("", "ai.onnx")
+
+
+def _type_name(code: int) -> str:
+    try:
+        return TensorProto.DataType.Name(code)
+    except ValueError:
+        return "unknown"
+
+
+_SUPPORTED_OUTPUT_TYPES = ", ".join(f"{_type_name(c)} ({c})" for c in sorted(_WINDOW_OUTPUT_TYPES))
+
+
+def _onnx_bfloat16_dtype() -> np.dtype:
+    """The numpy dtype the installed onnx uses for BFLOAT16 tensors.
+
+    onnx 1.19 and later use ``ml_dtypes.bfloat16``; 1.14 to 1.18 a uint16
+    with a ``bfloat16`` field (``onnx._custom_element_types.bfloat16``); older
+    versions float32.
+    """
+    return np.dtype(helper.tensor_dtype_to_np_dtype(TensorProto.BFLOAT16))
+
+
+_ONNX_BFLOAT16 = _onnx_bfloat16_dtype()
+
+
+def _bfloat16_to_onnx(array: np.ndarray, target: np.dtype = _ONNX_BFLOAT16) -> np.ndarray:
+    """An ml_dtypes.bfloat16 array in onnx's representation ``target``, bit for bit."""
+    if target == _BFLOAT16:
+        return array
+    if target.itemsize == 2:  # onnx's uint16-based bfloat16: the same 16 bits
+        return array.view(np.uint16).view(target)
+    if target == np.dtype(np.float32):  # every bfloat16 value is a float32 value
+        return array.astype(np.float32)
+    raise TypeError(f"cannot represent bfloat16 as onnx's {target}")
+
+
+def _is_uint16_bfloat16(dtype: np.dtype) -> bool:
+    """True for onnx 1.14-1.18's bfloat16 dtype (a uint16 with a 'bfloat16' field)."""
+    return dtype.itemsize == 2 and dtype != _BFLOAT16 and dtype.names is not None and "bfloat16" in dtype.names
+
+
+def _node_label(node: NodeProto) -> str:
+    if node.name:
+        return f"{node.op_type} node {node.name!r}"
+    outputs = ", ".join(repr(name) for name in node.output if name)
+    return f"{node.op_type} node with output {outputs}" if outputs else f"{node.op_type} node"
+
+
+def _node_error(kind: type, node: NodeProto, message: str) -> Exception:
+    """An exception of ``kind`` whose message starts with the node's label.
+
+    Marked so that ``_CrtrigOp.run`` can take it out of the TypeError that
+    onnx.reference's OpRun.run wraps around a TypeError from ``_run``.
+    """
+    error = kind(f"{_node_label(node)}: {message}")
+    error._crtrig_node_error = True
+    return error
+
+
+# ---------------------------------------------------------------------------
+# Checking the inputs and attributes of a window node
+# ---------------------------------------------------------------------------
+
+
+def _window_size(size, node: NodeProto) -> int:
+    """The size of a window node: an int32 or int64 tensor with one element,
+    of rank 0 (as the ONNX spec says) or rank 1 (as some exporters write)."""
+    array = np.asarray(size)
+    if array.dtype not in (np.dtype(np.int32), np.dtype(np.int64)):
+        raise _node_error(TypeError, node, f"size must be an int32 or int64 tensor; got {array.dtype}")
+    if array.ndim > 1 or array.size != 1:
+        raise _node_error(
+            ValueError, node,
+            f"size must be a scalar (or a one-element 1-D tensor); got a tensor of shape {array.shape}")
+    value = int(array.reshape(()))
+    if value < 0:
+        raise _node_error(ValueError, node, f"size must be non-negative; got {value}")
+    return value
+
+
+def _window_output_type(code, node: NodeProto) -> np.dtype:
+    code = TensorProto.FLOAT if code is None else code
+    dtype = _WINDOW_OUTPUT_TYPES.get(code) if isinstance(code, (int, np.integer)) else None
+    if dtype is None:
+        raise _node_error(
+            TypeError, node,
+            f"output_datatype {code!r} ({_type_name(code) if isinstance(code, int) else '?'}) is not "
+            f"supported; {node.op_type}-17 accepts {_SUPPORTED_OUTPUT_TYPES}")
+    return dtype
+
+
+def _window_periodic(periodic, node: NodeProto) -> bool:
+    periodic = 1 if periodic is None else periodic
+    if periodic not in (0, 1) or isinstance(periodic, bool):
+        raise _node_error(ValueError, node, f"periodic must be 0 or 1; got {periodic!r}")
+    return bool(periodic)
+
+
+def _make_window(node: NodeProto, size: int, periodic: bool, dtype: np.dtype) -> np.ndarray:
+    try:
+        return _WINDOW_FUNCTIONS[node.op_type](size, periodic=periodic, dtype=dtype)
+    except ValueError as exc:  # e.g. a size above 2**53
+        raise _node_error(ValueError, node, str(exc)) from None
+
+
+# ---------------------------------------------------------------------------
+# onnx.reference operators
+# ---------------------------------------------------------------------------
+
+
+class _CrtrigOp(OpRun):
+    """Base of the operators in ``new_ops``."""
+
+    op_domain = ""
+
+    def run(self, *args, **kwargs):
+        try:
+            return super().run(*args, **kwargs)
+        except TypeError as exc:
+            # OpRun.run turns a TypeError raised by _run into a generic
+            # "Issues with types ..." TypeError; give the caller ours.
+            cause = exc.__cause__
+            if getattr(cause, "_crtrig_node_error", False):
+                raise cause from None
+            raise
+
+
+class _Window(_CrtrigOp):
+    def _run(self, size, output_datatype=None, periodic=None):
+        node = self.onnx_node
+        dtype = _window_output_type(output_datatype, node)
+        is_periodic = _window_periodic(periodic, node)
+        window = _make_window(node, _window_size(size, node), is_periodic, dtype)
+        if dtype == _BFLOAT16:
+            window = _bfloat16_to_onnx(window)
+        return (window,)
+
+
+class HannWindow(_Window):
+    """HannWindow-17 through ``crtrig.hann_window``."""
+
+
+class HammingWindow(_Window):
+    """HammingWindow-17 through ``crtrig.hamming_window`` (25/46, 21/46)."""
+
+
+class BlackmanWindow(_Window):
+    """BlackmanWindow-17 through ``crtrig.blackman_window``."""
+
+
+_TRIG_TYPES = (np.dtype(np.float16), _BFLOAT16, np.dtype(np.float32), np.dtype(np.float64))
+
+
+class _Trig(_CrtrigOp):
+    _ufunc: np.ufunc
+
+    def _run(self, x):
+        node = self.onnx_node
+        x = np.asarray(x)
+        onnx_dtype = x.dtype
+        if _is_uint16_bfloat16(onnx_dtype):
+            x = x.view(np.uint16).view(_BFLOAT16)
+        elif onnx_dtype not in _TRIG_TYPES:
+            raise _node_error(
+                TypeError, node,
+                f"input must be a float16, bfloat16, float or double tensor; got {onnx_dtype}")
+        out = np.empty(x.shape, dtype=x.dtype)
+        try:
+            self._ufunc(x, out=out)
+        except TypeError as exc:  # a dtype this crtrig has no loop for
+            raise _node_error(
+                TypeError, node,
+                f"crtrig {crtrig.__version__} has no {x.dtype} {self._ufunc.__name__} ({exc})") from None
+        if onnx_dtype != out.dtype:
+            out = out.view(np.uint16).view(onnx_dtype)
+        return (out,)
+
+
+class Sin(_Trig):
+    """Sin-7 and Sin-22 through ``crtrig.sin``."""
+
+    _ufunc = crtrig.sin
+
+
+class Cos(_Trig):
+    """Cos-7 and Cos-22 through ``crtrig.cos``."""
+
+    _ufunc = crtrig.cos
+
+
+#: ``ReferenceEvaluator(model, new_ops=crtrig.onnx.new_ops)``
+new_ops: list[type[OpRun]] = [HannWindow, HammingWindow, BlackmanWindow, Sin, Cos]
+
+
+# ---------------------------------------------------------------------------
+# Folding constant-size windows into initializers
+# ---------------------------------------------------------------------------
+
+#: fold_windows's default budget: all folded windows together take at most
+#: this many bytes (a size-2**24 float64 window is 128 MiB).
+DEFAULT_FOLD_MAX_BYTES = 1 << 28
+
+
+@dataclass
+class _FoldState:
+    max_bytes: int
+    used_bytes: int = 0
+    folded: list[str] = field(default_factory=list)
+    left: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _constant_tensors(graph: GraphProto) -> dict[str, Callable[[], np.ndarray | None]]:
+    """The constants defined in ``graph``: name -> function giving the value
+    (None if unreadable).  An initializer that is also a graph input can be
+    overridden by the caller, so it is not a constant."""
+    inputs = {value.name for value in graph.input}
+    constants: dict[str, Callable[[], np.ndarray | None]] = {}
+    for tensor in graph.initializer:
+        if tensor.name not in inputs:
+            constants[tensor.name] = lambda tensor=tensor: _tensor_value(tensor)
+    for node in graph.node:
+        if node.op_type == "Constant" and node.domain in _ONNX_DOMAINS and len(node.output) == 1:
+            value = _constant_node_value(node)
+            if value is not None:
+                constants[node.output[0]] = value
+    return constants
+
+
+def _tensor_value(tensor: TensorProto) -> np.ndarray | None:
+    try:
+        return numpy_helper.to_array(tensor)
+    except Exception:  # e.g. external data that was not loaded
+        return None
+
+
+def _constant_node_value(node: NodeProto) -> Callable[[], np.ndarray | None] | None:
+    if len(node.attribute) != 1 or node.attribute[0].ref_attr_name:
+        return None
+    attribute = node.attribute[0]
+    if attribute.name == "value" and attribute.type == AttributeProto.TENSOR:
+        return lambda tensor=attribute.t: _tensor_value(tensor)
+    if attribute.name == "value_int" and attribute.type == AttributeProto.INT:
+        return lambda value=attribute.i: np.array(value, dtype=np.int64)
+    return None
+
+
+def _subgraphs(node: NodeProto):
+    for attribute in node.attribute:
+        if attribute.type == AttributeProto.GRAPH:
+            yield attribute.g
+        elif attribute.type == AttributeProto.GRAPHS:
+            yield from attribute.graphs
+
+
+def _int_attribute(node: NodeProto, name: str):
+    """(value or None if absent, True if it refers to a function attribute)."""
+    for attribute in node.attribute:
+        if attribute.name == name:
+            if attribute.ref_attr_name:
+                return None, True
+            if attribute.type != AttributeProto.INT:
+                raise _node_error(TypeError, node, f"attribute {name} must be an int")
+            return attribute.i, False
+    return None, False
+
+
+def _window_tensor(window: np.ndarray, name: str, code: int) -> TensorProto:
+    """A TensorProto holding ``window`` bit for bit (raw little-endian data)."""
+    tensor = TensorProto()
+    tensor.name = name
+    tensor.data_type = code
+    tensor.dims.append(window.shape[0])
+    if window.dtype == _BFLOAT16:
+        window = window.view(np.uint16)
+    tensor.raw_data = np.ascontiguousarray(window, dtype=window.dtype.newbyteorder("<")).tobytes()
+    return tensor
+
+
+def _fold_node(node: NodeProto, constants: dict, state: _FoldState) -> TensorProto | None:
+    label = _node_label(node)
+    if not node.input or not node.input[0] or node.input[0] not in constants:
+        state.left.append((label, "its size is not a constant"))
+        return None
+    periodic, periodic_ref = _int_attribute(node, "periodic")
+    code, code_ref = _int_attribute(node, "output_datatype")
+    if periodic_ref or code_ref:
+        state.left.append((label, "an attribute refers to a function attribute"))
+        return None
+    size_value = constants[node.input[0]]()
+    if size_value is None:
+        state.left.append((label, "its size constant cannot be read"))
+        return None
+    dtype = _window_output_type(code, node)
+    is_periodic = _window_periodic(periodic, node)
+    size = _window_size(size_value, node)
+    nbytes = size * dtype.itemsize
+    if state.used_bytes + nbytes > state.max_bytes:
+        state.left.append((label, f"its {nbytes} bytes would take the folded windows past "
+                                  f"max_bytes={state.max_bytes}"))
+        return None
+    window = _make_window(node, size, is_periodic, dtype)
+    state.used_bytes += nbytes
+    state.folded.append(label)
+    return _window_tensor(window, node.output[0], TensorProto.FLOAT if code is None else code)
+
+
+def _fold_graph(graph: GraphProto, outer: dict, state: _FoldState) -> tuple[set[str], set[str]]:
+    """Fold the windows of ``graph`` and its subgraphs, in place.
+
+    Returns the names used in this subtree after folding and the names of
+    size constants of folded windows that are defined outside it.
+    """
+    local = _constant_tensors(graph)
+    constants = {**outer, **local}
+    used: set[str] = {value.name for value in graph.output}
+    folded_sizes: set[str] = set()
+    folded: dict[int, TensorProto] = {}
+    for index, node in enumerate(graph.node):
+        if node.op_type in _WINDOW_FUNCTIONS and node.domain in _ONNX_DOMAINS:
+            tensor = _fold_node(node, constants, state)
+            if tensor is not None:
+                folded[index] = tensor
+                folded_sizes.add(node.input[0])
+                continue
+        used.update(node.input)
+        for subgraph in _subgraphs(node):
+            sub_used, sub_sizes = _fold_graph(subgraph, constants, state)
+            used |= sub_used
+            folded_sizes |= sub_sizes
+    orphans = {name for name in folded_sizes if name in local and name not in used}
+    # Mutate only now: the subgraphs are done, and nothing below holds on to
+    # an element of these repeated fields.
+    for index in range(len(graph.node) - 1, -1, -1):
+        node = graph.node[index]
+        if index in folded or (node.op_type == "Constant" and node.domain in _ONNX_DOMAINS
+                               and len(node.output) == 1 and node.output[0] in orphans):
+            del graph.node[index]
+    for repeated in (graph.initializer, graph.value_info):
+        for index in range(len(repeated) - 1, -1, -1):
+            if repeated[index].name in orphans:
+                del repeated[index]
+    graph.initializer.extend(folded[i] for i in sorted(folded))
+    return used, folded_sizes - set(local)
+
+
+def _fold_windows(model: ModelProto, max_bytes: int) -> tuple[ModelProto, list[str], list[tuple[str, str]]]:
+    if not isinstance(model, ModelProto):
+        raise TypeError(f"fold_windows() expects an onnx.ModelProto; got {type(model).__name__}")
+    if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
+        raise ValueError(f"max_bytes must be a non-negative int; got {max_bytes!r}")
+    result = ModelProto()
+    result.CopyFrom(model)
+    state = _FoldState(max_bytes)
+    _fold_graph(result.graph, {}, state)
+    return result, state.folded, state.left
+
+
+def fold_windows(model: ModelProto, *, max_bytes: int = DEFAULT_FOLD_MAX_BYTES) -> ModelProto:
+    """A copy of ``model`` with every constant-size window node folded into an exact initializer.
+
+    A HannWindow, HammingWindow or BlackmanWindow node (domain "" or
+    "ai.onnx") whose size is a constant -- an initializer that is not also a
+    graph input, or the output of a Constant node with ``value`` or
+    ``value_int`` -- of type int32 or int64 is replaced by an initializer with
+    the node's output name, holding the correctly rounded window
+    (``crtrig.hann_window`` and so on, in the node's ``output_datatype``,
+    bfloat16 included, bit for bit).  Constants that only fed folded windows
+    are dropped.  The input model is not modified.
+
+    Windows in the bodies of If, Loop and Scan nodes (any graph attribute, at
+    any depth) are folded too, into an initializer of that body; their size
+    may be a constant of the body or of an enclosing graph.  Windows inside
+    model-local functions (``model.functions``) are left alone: a function
+    has no initializers, and its attributes may be bound only at the call.
+    Windows whose size is not constant, and windows that would take the
+    folded windows together past ``max_bytes``, are left alone too.
+
+    A window node with a constant size that is not a scalar (or one-element
+    1-D) int32/int64 tensor, a negative size, an unsupported
+    ``output_datatype`` or a ``periodic`` other than 0 or 1 raises
+    ``TypeError`` or ``ValueError`` naming the node.
+    """
+    return _fold_windows(model, max_bytes)[0]
