@@ -144,9 +144,11 @@ static const struct { int crtrig, fe; } FLAG_MAP[5] = {
     {CRTRIG_FLAG_INEXACT, FE_INEXACT},
 };
 
-#if defined(CRTRIG_FPENV_MXCSR) || defined(CRTRIG_FPENV_FPCR)
-/* The register bits of CRTRIG_FLAG_INVALID .. INEXACT: the same on both. */
-static const unsigned int REGISTER_FLAG_BITS[5] = {0x01, 0x02, 0x04, 0x08, 0x10};
+/* The register bits of CRTRIG_FLAG_INVALID, DIVBYZERO, OVERFLOW, UNDERFLOW, INEXACT. */
+#if defined(CRTRIG_FPENV_MXCSR)
+static const unsigned int REGISTER_FLAG_BITS[5] = {0x01, 0x04, 0x08, 0x10, 0x20};  /* IE ZE OE UE PE */
+#elif defined(CRTRIG_FPENV_FPCR)
+static const unsigned int REGISTER_FLAG_BITS[5] = {0x01, 0x02, 0x04, 0x08, 0x10};  /* IOC DZC OFC UFC IXC */
 #endif
 
 void crtrig_fp_state_get(crtrig_fp_state *state)
