@@ -101,11 +101,12 @@ def _requested_target(raw, known, supported):
         text = raw if raw.isascii() else None
     choices = (f"valid targets: {', '.join(known)}; "
                f"supported here: {', '.join(name for name in supported if name)}")
+    shown = repr(raw)[1:] if isinstance(raw, bytes) else repr(raw)  # '\xff...' for raw bytes
     name = text.lower() if text is not None else None
     if name not in known:
-        raise RuntimeError(f"crtrig: CRTRIG_TARGET={raw!r} is not a SIMD target name ({choices})")
+        raise RuntimeError(f"crtrig: CRTRIG_TARGET={shown} is not a SIMD target name ({choices})")
     if name not in supported:
-        raise RuntimeError(f"crtrig: CRTRIG_TARGET={raw!r} names a SIMD target this CPU or build "
+        raise RuntimeError(f"crtrig: CRTRIG_TARGET={shown} names a SIMD target this CPU or build "
                            f"lacks ({choices})")
     return name
 
