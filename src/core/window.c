@@ -30,6 +30,13 @@
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
+ *
+ * A fill (crtrig_window_ex) checks its arguments, including a stride that
+ * would make elements overlap (the mirror copy past the middle would then
+ * copy between overlapping bytes), allocates the multi-precision workspace
+ * for the largest precision the loop can reach before it writes anything
+ * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
+ * between one fpenv.h switch and its restore.
  */
 #include <math.h>
 #include <string.h>
