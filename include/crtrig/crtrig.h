@@ -2,6 +2,15 @@
  *
  * Public C interface of the core.  Every floating-point result is the exact
  * real value rounded once, to nearest with ties to even, into the output type.
+ *
+ * The caller's floating-point environment does not matter: each call that
+ * computes saves the calling thread's environment, computes in
+ * round-to-nearest with flush-to-zero and denormals-are-zero off and all
+ * exceptions masked, and restores the environment exactly (control bits and
+ * exception flags) before it returns.  The only flag a call leaves raised is
+ * FE_INVALID, for sin or cos of an infinity (see crtrig_trig_strided).
+ *
+ * Functions marked "test hook" exist for crtrig's own tests.
  */
 #ifndef CRTRIG_CRTRIG_H
 #define CRTRIG_CRTRIG_H
@@ -39,8 +48,8 @@ typedef enum crtrig_window_kind {
 
 /* Status codes. */
 #define CRTRIG_OK 0
-#define CRTRIG_EINVAL 1   /* bad kind, dtype or size */
-#define CRTRIG_ENOMEM 2   /* the multi-precision path could not allocate */
+#define CRTRIG_EINVAL 1   /* bad kind, dtype, size, stride or target; nothing is written */
+#define CRTRIG_ENOMEM 2   /* the multi-precision workspace could not be allocated */
 #define CRTRIG_ENOCONV 3  /* the multi-precision path hit its precision cap (never seen) */
 
 /* Largest accepted window size: 2^53, so that every index and denominator
@@ -54,10 +63,15 @@ typedef enum crtrig_stage {
     CRTRIG_STAGE_MULTI            /* fixed-point multi-precision Ziv loop */
 } crtrig_stage;
 
-/* Test hooks: where evaluation starts and how many elements each stage decided. */
+/* Test hooks: where evaluation starts, on which SIMD target, and how many
+ * elements each stage decided.  All zero means normal operation. */
 typedef struct crtrig_eval_options {
-    int first_stage;       /* a crtrig_stage; later stages still follow if needed */
+    int first_stage;       /* a crtrig_stage; later stages still follow if needed.  Array
+                              calls skip their SIMD first pass when it is not
+                              CRTRIG_STAGE_DOUBLE. */
     int multi_start_bits;  /* first precision of the multi-precision loop (0: default) */
+    int simd_target;       /* 0: the active target; 1 + i: target index i
+                              (CRTRIG_EINVAL if it is not available here) */
 } crtrig_eval_options;
 
 typedef struct crtrig_stage_counts {
@@ -72,7 +86,10 @@ typedef struct crtrig_stage_counts {
  * D = size if periodic else size - 1 (ONNX HannWindow/HammingWindow/BlackmanWindow-17).
  * Float outputs are correctly rounded; integer outputs are the truncation of
  * the correctly rounded float32 value (NaN -> 0), as ONNX Cast does.
- * Returns CRTRIG_OK or an error code; on error nothing useful is written. */
+ * The elements must not overlap each other: |stride| >= the element size
+ * when size > 1, else CRTRIG_EINVAL.  The multi-precision workspace is
+ * allocated once, before anything is written, so CRTRIG_EINVAL and
+ * CRTRIG_ENOMEM leave out untouched.  Returns CRTRIG_OK or an error code. */
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
                   crtrig_dtype dtype, char *out, ptrdiff_t stride);
 
@@ -83,13 +100,27 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
 
 /* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16 and
  * float32 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
- * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID; NaN
- * gives NaN and raises nothing; finite inputs raise no flag that numpy reads
- * (invalid, divide, overflow, underflow).  Returns CRTRIG_OK or an error code. */
+ * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID (after
+ * the caller's environment is restored); NaN gives NaN and raises nothing;
+ * finite inputs raise no flag.
+ * Overlap: the result is that of an in-order element-by-element loop that
+ * reads in[i] before it writes out[i].  So out may be in itself (same
+ * stride) or lag behind in (writing out[i] changes no in[j] with j > i): the
+ * overlaps numpy hands to a ufunc loop without copying; then the result
+ * equals the call on a copy of the input.
+ * The multi-precision workspace is allocated on the first element that needs
+ * it (practically never), once per call; CRTRIG_ENOMEM if that fails (the
+ * elements before it are written).  Returns CRTRIG_OK or an error code. */
 typedef enum crtrig_trig_func { CRTRIG_SIN = 0, CRTRIG_COS = 1 } crtrig_trig_func;
 
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
+
+/* Test hook: crtrig_trig_strided with evaluation options (target, forced
+ * stage) and stage counts; opt and counts may be NULL. */
+int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                           ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
 /* Test hook: f(x) for a double x that is a value of dtype's format (float16,
  * bfloat16 or float32), correctly rounded into that format, as a double. */
@@ -97,11 +128,19 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                         double *result);
 
+/* SIMD target indices: 0 baseline, 1 avx2, 2 avx512. */
+#define CRTRIG_NUM_TARGETS 3
+
 /* Choose the SIMD target for vector kernels, once, before other calls (the
  * Python module calls it at import).  requested: a target name ("baseline",
- * "avx2", "avx512") to use if this CPU supports it, or NULL for the best one.
- * Returns the name of the target chosen. */
+ * "avx2", "avx512", any letter case), or NULL for the best one this CPU
+ * supports.  Returns the name of the target chosen, or NULL (and nothing
+ * changes) if the requested name is unknown or this CPU or build lacks it. */
 const char *crtrig_init(const char *requested);
+
+/* Name of target index i (0 <= i < CRTRIG_NUM_TARGETS) whether or not it is
+ * available here; NULL for other i. */
+const char *crtrig_target_index_name(int i);
 
 /* Test hook: crtrig_trig_strided through the kernels of target index
  * (0 baseline, 1 avx2, 2 avx512); CRTRIG_EINVAL if not available here. */
@@ -110,6 +149,44 @@ int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype d
                                ptrdiff_t out_stride, size_t count);
 /* Name of target index i if compiled in and supported by this CPU, else NULL. */
 const char *crtrig_target_name(int i);
+
+/* Test hooks: the calling thread's floating-point state. */
+#define CRTRIG_ROUND_NEAREST 0
+#define CRTRIG_ROUND_UPWARD 1
+#define CRTRIG_ROUND_DOWNWARD 2
+#define CRTRIG_ROUND_TOWARDZERO 3
+#define CRTRIG_FLAG_INVALID 1
+#define CRTRIG_FLAG_DIVBYZERO 2
+#define CRTRIG_FLAG_OVERFLOW 4
+#define CRTRIG_FLAG_UNDERFLOW 8
+#define CRTRIG_FLAG_INEXACT 16
+
+typedef struct crtrig_fp_state {
+    int rounding;      /* CRTRIG_ROUND_* */
+    int ftz;           /* flush-to-zero of results (x86 MXCSR.FTZ; aarch64 FPCR.FZ) */
+    int daz;           /* denormals-are-zero on inputs (x86 MXCSR.DAZ; aarch64 FPCR.FZ too) */
+    int flags;         /* CRTRIG_FLAG_* raised (fetestexcept) */
+    uint64_t control;  /* the raw control register (MXCSR without its flags, or FPCR), else 0 */
+    uint64_t status;   /* the raw flags (MXCSR bits 0-5, or FPSR), else 0 */
+} crtrig_fp_state;
+
+/* How the core switches the environment: "mxcsr", "fpcr", "msvc" or "fenv". */
+const char *crtrig_fpenv_method(void);
+void crtrig_fp_state_get(crtrig_fp_state *state);
+/* Set rounding, ftz, daz and flags (control and status are ignored).
+ * CRTRIG_EINVAL for values out of range, or ftz/daz where they cannot be set. */
+int crtrig_fp_state_set(const crtrig_fp_state *state);
+/* Run *fn_result = fn(arg) under *state, with the state read back right
+ * before and right after fn, then restore the calling thread's environment
+ * exactly as it was.  CRTRIG_EINVAL (fn not run) if *state cannot be set. */
+int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *), void *arg,
+                        crtrig_fp_state *before, crtrig_fp_state *after, int *fn_result);
+
+/* Test hook: make the k-th allocation of the core from now fail (k = 1: the
+ * next one); k <= 0 turns failures off.  Returns the previous countdown: k
+ * minus the allocations made since it was set, or 0 once one has failed.
+ * Process-wide test-only state, updated atomically. */
+long crtrig_test_fail_allocation(long k);
 
 /* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
  * correctly rounded into the float format of dtype (float32 for integer

@@ -6,7 +6,7 @@
 #define CRTRIG_X86_TARGETS 1
 #endif
 
-enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT };
+enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT = CRTRIG_NUM_TARGETS };
 
 static const crtrig_target TARGETS[TARGET_COUNT] = {
 #define CRTRIG_PASSES(suffix)                                                                 \
@@ -51,21 +51,34 @@ const crtrig_target *crtrig_target_at(int i)
 
 const crtrig_target *crtrig_active_target(void) { return active; }
 
+/* ASCII letters compared without case (the environment variable's name). */
+static int same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        char x = *a, y = *b;
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (char)(y - 'A' + 'a');
+        if (x != y)
+            return 0;
+        if (!x)
+            return 1;
+    }
+}
+
 const char *crtrig_init(const char *requested)
 {
     int i;
-    if (requested) {  /* a named target, if supported (CRTRIG_TARGET in the environment) */
-        for (i = 0; i < TARGET_COUNT; i++) {
-            const char *a = TARGETS[i].name, *b = requested;
-            while (*a && *a == *b) {
-                a++;
-                b++;
-            }
-            if (!*a && !*b && crtrig_target_at(i)) {
+    if (requested) {  /* a named target (CRTRIG_TARGET in the environment) */
+        for (i = 0; i < TARGET_COUNT; i++)
+            if (same_name(TARGETS[i].name, requested)) {
+                if (!crtrig_target_at(i))
+                    return 0;  /* known, but this build or CPU lacks it */
                 active = &TARGETS[i];
                 return active->name;
             }
-        }
+        return 0;  /* unknown */
     }
     for (i = TARGET_COUNT - 1; i >= 0; i--)
         if (crtrig_target_at(i)) {
@@ -81,12 +94,7 @@ const char *crtrig_target_name(int i)
     return t ? t->name : 0;
 }
 
-int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
-                               const char *in, ptrdiff_t in_stride, char *out,
-                               ptrdiff_t out_stride, size_t count)
+const char *crtrig_target_index_name(int i)
 {
-    const crtrig_target *t = crtrig_target_at(target);
-    if (!t || (unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
-        return CRTRIG_EINVAL;
-    return crtrig_sincos_array_with(t, func, dtype, in, in_stride, out, out_stride, count);
+    return i >= 0 && i < TARGET_COUNT ? TARGETS[i].name : 0;
 }

@@ -4,7 +4,8 @@
  * its symbol (e.g. sincos_f32_pass.h -> crtrig_sincos_f32_pass_avx2).  The
  * table below is the library's only global state: crtrig_init() picks the
  * best target the CPU supports, once, when the Python module is imported.
- * The scalar/baseline code is the reference and the fallback.
+ * The scalar/baseline code is the reference and the fallback.  dispatch.c
+ * calls no kernel: entry points take a target from here and call its kernels.
  */
 #ifndef CRTRIG_DISPATCH_H
 #define CRTRIG_DISPATCH_H
@@ -40,11 +41,5 @@ const crtrig_target *crtrig_target_at(int i);
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)
 CRTRIG_DECLARE_PASSES(avx512)
-
-/* sincos_array.c: the array kernel of a given target (test hook). */
-#include "crtrig/crtrig.h"
-int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
-                             const char *in, ptrdiff_t in_stride,
-                             char *out, ptrdiff_t out_stride, size_t count);
 
 #endif

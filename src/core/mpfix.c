@@ -3,8 +3,8 @@
  * Speed is secondary here: this stage runs for a vanishing share of elements
  * (none in practice for window sizes up to 2^20; tests force it). */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "fpformat.h"
 #include "mpfix.h"
 
@@ -14,16 +14,27 @@
 enum { INTERNAL_NUMBERS = 5, PRODUCT_SLOT = INTERNAL_NUMBERS + MPFIX_USER_NUMBERS };
 enum { SCRATCH_NUMBERS = PRODUCT_SLOT + 2 };
 
-int mpfix_ctx_init(mpfix_ctx *ctx, int fraction_bits)
+static int limbs_for(int fraction_bits) { return (fraction_bits + 31) / 32 + 1; }
+
+int mpfix_ctx_init(mpfix_ctx *ctx, int max_fraction_bits)
 {
-    ctx->n = (fraction_bits + 31) / 32 + 1;
-    ctx->pool = (uint32_t *)calloc((size_t)ctx->n * SCRATCH_NUMBERS, sizeof(uint32_t));
+    ctx->capacity = ctx->n = limbs_for(max_fraction_bits);
+    ctx->pool = (uint32_t *)crtrig_alloc((size_t)ctx->capacity * SCRATCH_NUMBERS * sizeof(uint32_t));
     return ctx->pool ? 0 : -1;
+}
+
+int mpfix_ctx_set_precision(mpfix_ctx *ctx, int fraction_bits)
+{
+    int n = limbs_for(fraction_bits);
+    if (fraction_bits < 0 || n > ctx->capacity)
+        return -1;
+    ctx->n = n;
+    return 0;
 }
 
 void mpfix_ctx_free(mpfix_ctx *ctx)
 {
-    free(ctx->pool);
+    crtrig_free(ctx->pool);
     ctx->pool = NULL;
 }
 

@@ -13,16 +13,26 @@
 #include "crtrig/crtrig.h"
 
 typedef struct mpfix_ctx {
-    int n;            /* limbs per number */
-    uint32_t *pool;   /* scratch numbers, see mpfix_ctx_init */
+    int n;            /* limbs per number at the current precision */
+    int capacity;     /* limbs per number the pool was sized for: n <= capacity */
+    uint32_t *pool;   /* scratch numbers, see mpfix_ctx_init; NULL before it */
 } mpfix_ctx;
 
-/* Scratch for the computations below at the given precision (fraction bits,
- * rounded up to a multiple of 32).  Returns 0, or -1 when out of memory. */
+/* A workspace: scratch for the computations below at up to max_fraction_bits
+ * of precision (rounded up to a multiple of 32), allocated once (alloc.h)
+ * and reused at every precision up to that.  Its precision starts at the
+ * maximum; mpfix_ctx_set_precision lowers or raises it.  Returns 0, or -1
+ * when out of memory (then ctx->pool is NULL).  The pool is not zeroed: every
+ * operation writes its result before anything reads it. */
 enum { MPFIX_USER_NUMBERS = 8 };
 /* Number i (0 <= i < MPFIX_USER_NUMBERS) of ctx->n limbs, free for the caller. */
 uint32_t *mpfix_user(mpfix_ctx *ctx, int i);
-int mpfix_ctx_init(mpfix_ctx *ctx, int fraction_bits);
+int mpfix_ctx_init(mpfix_ctx *ctx, int max_fraction_bits);
+/* Work at fraction_bits of precision from now on (the numbers of the workspace
+ * are laid out again; their values are lost).  Returns 0, or -1 if that
+ * exceeds the capacity (nothing changes then). */
+int mpfix_ctx_set_precision(mpfix_ctx *ctx, int fraction_bits);
+/* Free the pool (a no-op for a workspace never allocated or already freed). */
 void mpfix_ctx_free(mpfix_ctx *ctx);
 
 /* x = floor(a/b 2^F), for a/b < 2^32 and 1 <= b <= 2^62.  Error < 1 ulp. */

@@ -17,14 +17,19 @@
  * for every nonzero rational x (Lindemann), so never a rounding boundary, and
  * the loop terminates; x = 0 is handled exactly.
  *
- * No flags: NaN and infinity are recognized from the bits (no comparison
- * touches a NaN), and no intermediate result underflows: |x| >= 2^-149 makes
- * t^2 >= 2^-304 and every product of the dd splits stays above 2^-700.
+ * Flags: the entry points run all of this in round-to-nearest and restore
+ * the caller's environment afterwards (fpenv.h), so flags raised inside are
+ * discarded; an infinite input is recorded in the task, and the entry point
+ * raises FE_INVALID for it in the caller's environment.  NaN and infinity are
+ * recognized from the bits (no comparison touches a NaN), and no
+ * intermediate result underflows: |x| >= 2^-149 makes t^2 >= 2^-304 and every
+ * product of the dd splits stays above 2^-700.
  */
 #include <math.h>
 #include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
+#include "fpenv.h"
 #include "fpformat.h"
 #include "mpfix.h"
 #include "reduce.h"
@@ -33,6 +38,12 @@
 #include "sincospi.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 14 };
+/* The workspace serves every precision the loop can reach: F <= MULTI_MAX_BITS
+ * fraction bits plus crtrig_reduce_fixed_bits's margin, max(e, 1) + 24 for
+ * x < 2^e, where e <= 128 for every float32 value. */
+enum { MULTI_WORKSPACE_BITS = MULTI_MAX_BITS + 128 + 24 };
+/* Largest float32: crtrig_trig_element refuses larger finite doubles. */
+static const double FLOAT32_MAX = 0x1.fffffep127;
 
 /* pi/4 rounded down to a float32-representable bound: |x| <= this uses t = x/pi. */
 static const double PI_OVER_4_BOUND = 0x1.921fb4p-1;
@@ -118,45 +129,62 @@ static int stage_double_double(int k, double ax, crtrig_dtype fmt, double *resul
     return decide_dd(y, e, fmt, result);
 }
 
-/* Stage 2: fixed point at P = crtrig_reduce_fixed_bits(F, ax) fraction bits.
+/* Stage 2: fixed point at P = crtrig_reduce_fixed_bits(F, ax) fraction bits,
+ * in the task's workspace (allocated here on first use, for every precision
+ * the loop can reach, so at most once per task).
  * err = reduction error (reduce.c) + series error (mpfix.c), in ulps. */
 static int stage_multi(int k, double ax, crtrig_dtype fmt, int start_bits,
-                       crtrig_stage_counts *counts, double *result)
+                       crtrig_trig_task *task, double *result)
 {
+    mpfix_ctx *ctx = &task->workspace;
     int bits;
+    if (!ctx->pool && mpfix_ctx_init(ctx, MULTI_WORKSPACE_BITS) != 0)
+        return CRTRIG_ENOMEM;
     for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
-        mpfix_ctx ctx;
         uint32_t *r, *err, *y, *lo, *hi;
         int quadrant, negate_offset, use_cos, negative, octant_k, decided;
         double magnitude;
-        if (mpfix_ctx_init(&ctx, crtrig_reduce_fixed_bits(bits, ax)) != 0)
-            return CRTRIG_ENOMEM;
-        r = mpfix_user(&ctx, 0);
-        err = mpfix_user(&ctx, 1);
-        y = mpfix_user(&ctx, 2);
-        lo = mpfix_user(&ctx, 3);
-        hi = mpfix_user(&ctx, 4);
-        crtrig_reduce_fixed(&ctx, ax, r, err, &quadrant, &negate_offset);
+        if (mpfix_ctx_set_precision(ctx, crtrig_reduce_fixed_bits(bits, ax)) != 0)
+            return CRTRIG_EINVAL;  /* x beyond float32: refused by the entry points */
+        r = mpfix_user(ctx, 0);
+        err = mpfix_user(ctx, 1);
+        y = mpfix_user(ctx, 2);
+        lo = mpfix_user(ctx, 3);
+        hi = mpfix_user(ctx, 4);
+        crtrig_reduce_fixed(ctx, ax, r, err, &quadrant, &negate_offset);
         octant_k = (k + quadrant) & 3;
         use_cos = octant_k & 1;
-        mpfix_add_ulps(err, ctx.n, mpfix_sincos_fixed(&ctx, y, use_cos, r));
+        mpfix_add_ulps(err, ctx->n, mpfix_sincos_fixed(ctx, y, use_cos, r));
         /* f = +-sin(r) or +-cos(r); sin(-r) = -sin(r). */
         negative = ((octant_k & 2) != 0) ^ (!use_cos && negate_offset);
-        decided = mpfix_round_interval(&ctx, y, err, lo, hi, fmt, &magnitude);
-        mpfix_ctx_free(&ctx);
+        decided = mpfix_round_interval(ctx, y, err, lo, hi, fmt, &magnitude);
         if (decided) {
             *result = negative ? -magnitude : magnitude;
             return CRTRIG_OK;
         }
-        if (counts)
-            counts->multi_retries++;
+        if (task->counts)
+            task->counts->multi_retries++;
     }
     return CRTRIG_ENOCONV;
 }
 
-int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
-                      int multi_bits, crtrig_stage_counts *counts, double *result)
+void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *opt,
+                           crtrig_stage_counts *counts)
 {
+    task->first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    task->multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    task->counts = counts;
+    task->workspace.n = task->workspace.capacity = 0;
+    task->workspace.pool = NULL;
+    task->saw_infinity = 0;
+}
+
+void crtrig_trig_task_end(crtrig_trig_task *task) { mpfix_ctx_free(&task->workspace); }
+
+int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
+                      crtrig_trig_task *task, double *result)
+{
+    crtrig_stage_counts *counts = task->counts;
     uint64_t bits;
     double ax;
     int negate_result;
@@ -166,7 +194,11 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
             bits |= (uint64_t)1 << 51;
             memcpy(result, &bits, sizeof bits);
         } else {
-            *result = x - x;                    /* inf - inf: NaN and FE_INVALID */
+            /* inf - inf: the platform's default NaN.  Its FE_INVALID is
+             * discarded with the rest of the flags raised inside; the entry
+             * point raises it in the caller's environment at the end. */
+            *result = x - x;
+            task->saw_infinity = 1;
         }
         if (counts)
             counts->exact++;
@@ -178,8 +210,6 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
             counts->exact++;
         return CRTRIG_OK;
     }
-    if (multi_bits <= 0)
-        multi_bits = MULTI_DEFAULT_BITS;
     ax = fabs(x);
     /* sin(-x) = -sin(x); cos(-x) = cos(x).  cos(x) = sin(x + pi/2): k = 1. */
     negate_result = func == CRTRIG_SIN && (bits >> 63);
@@ -197,7 +227,7 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
         } else {
             if (counts)
                 counts->by_stage[CRTRIG_STAGE_MULTI]++;
-            rc = stage_multi(k, ax, fmt, multi_bits, counts, &v);
+            rc = stage_multi(k, ax, fmt, task->multi_bits, task, &v);
             if (rc != CRTRIG_OK)
                 return rc;
         }
@@ -253,21 +283,28 @@ double crtrig_trig_load(crtrig_dtype dtype, const char *p)
     }
 }
 
+/* The element hook's work, out of line: between the environment switches. */
+static CRTRIG_NOINLINE int trig_element_value(crtrig_trig_func func, crtrig_dtype dtype, double x,
+                                              crtrig_trig_task *task, double *result)
+{
+    return crtrig_trig_value(func, x, dtype, task->first_stage, task, result);
+}
+
 int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                         double *result)
 {
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
-    if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
+    crtrig_trig_task task;
+    crtrig_fpenv env;
+    int rc;
+    /* isgreater: a quiet comparison, no flag for a NaN x */
+    if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32 ||
+        (isgreater(fabs(x), FLOAT32_MAX) && !isinf(x)))
         return CRTRIG_EINVAL;
-    return crtrig_trig_value(func, x, dtype, first_stage, multi_bits, counts, result);
-}
-
-int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
-                        ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
-{
-    if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
-        return CRTRIG_EINVAL;
-    return crtrig_sincos_array(func, dtype, in, in_stride, out, out_stride, count);
+    crtrig_trig_task_init(&task, opt, counts);
+    crtrig_fpenv_enter(&env);
+    rc = trig_element_value(func, dtype, x, &task, result);
+    crtrig_fpenv_leave(&env, task.saw_infinity);
+    crtrig_trig_task_end(&task);
+    return rc;
 }

@@ -1,24 +1,46 @@
-/* sin/cos internals shared by sincos.c (all stages) and sincos_f32.c (the
- * float32 array kernel). */
+/* sin/cos internals shared by sincos.c (the per-element stages) and
+ * sincos_array.c (the entry points and the array kernel). */
 #ifndef CRTRIG_SINCOS_H
 #define CRTRIG_SINCOS_H
 
 #include <stddef.h>
 #include "crtrig/crtrig.h"
+#include "dispatch.h"
+#include "mpfix.h"
+
+/* What one run of the array kernel carries: one loop invocation, or later one
+ * task of a thread pool, each with its own.  Options in; the multi-precision
+ * workspace, allocated on the first element that needs it and freed by
+ * crtrig_trig_task_end; and what the entry point must do at the end (raise
+ * FE_INVALID in the caller's environment when an input was +-inf).  Tasks of
+ * one call merge by OR-ing saw_infinity and adding counts. */
+typedef struct crtrig_trig_task {
+    int first_stage;              /* crtrig_stage where evaluation starts (test hook) */
+    int multi_bits;               /* first precision of the multi-precision loop */
+    crtrig_stage_counts *counts;  /* NULL, or counters to add to (test hook) */
+    mpfix_ctx workspace;          /* pool NULL until the multi-precision stage runs */
+    int saw_infinity;             /* an input was +-inf */
+} crtrig_trig_task;
+
+void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *opt,
+                           crtrig_stage_counts *counts);
+void crtrig_trig_task_end(crtrig_trig_task *task);
 
 /* f(x) correctly rounded into fmt (float16, bfloat16 or float32) as a double,
  * for any double x that is a value of that format (NaN and inf included),
- * starting at first_stage. */
+ * starting at first_stage.  Records an infinite x in task->saw_infinity. */
 int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
-                      int multi_bits, crtrig_stage_counts *counts, double *result);
+                      crtrig_trig_task *task, double *result);
 
 /* The input element at p (float16, bfloat16 or float32) as a double, from its
  * bits: NaNs, signalling ones included, raise no flag. */
 double crtrig_trig_load(crtrig_dtype dtype, const char *p);
 
-/* The array kernel (sincos_array.c) of the active SIMD target: a branch-free
- * first pass, every element it cannot decide through crtrig_trig_value. */
-int crtrig_sincos_array(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
-                        ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
+/* The array kernel (sincos_array.c) of a given target: a branch-free first
+ * pass per block, every element it cannot decide through crtrig_trig_value.
+ * Runs inside the caller's crtrig_fpenv_enter/leave bracket. */
+int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_task *task,
+                             crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                             ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
 
 #endif

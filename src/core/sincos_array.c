@@ -1,4 +1,8 @@
-/* The sin/cos array kernels for float32, bfloat16 and float16.
+/* The sin/cos entry points and array kernels for float32, bfloat16 and float16.
+ *
+ * Calls go one way: entry point (here: arguments, target, floating-point
+ * environment) -> dispatch (dispatch.c: the target's first pass) -> array
+ * kernel (here) -> per-element stages (sincos.c) -> writers (fpformat.c).
  *
  * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
  *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
@@ -43,36 +47,56 @@
 #include <stdint.h>
 #include <string.h>
 #include "dispatch.h"
+#include "fpenv.h"
 #include "fpformat.h"
 #include "sincos.h"
 
 enum { BLOCK = 256 };
 
-/* Second pass for one element of dtype: all stages from the double stage (or
- * from double-double if the first pass already played the double stage's part). */
-static int decide_element(int func, crtrig_dtype dtype, int already_tried_double,
+/* Whether the byte ranges [a, a + len) and [b, b + len) share a byte.
+ * Compared as integers: C leaves < undefined between unrelated objects. */
+static int ranges_overlap(const char *a, const char *b, size_t len)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return x < y + len && y < x + len;
+}
+
+/* Second pass for one element of dtype: all stages from first_stage. */
+static int decide_element(crtrig_trig_task *task, int func, crtrig_dtype dtype, int first_stage,
                           const char *in_slot, char *out_slot)
 {
     double v;
     int rc = crtrig_trig_value((crtrig_trig_func)func, crtrig_trig_load(dtype, in_slot), dtype,
-                               already_tried_double ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
-                               0, NULL, &v);
+                               first_stage, task, &v);
     if (rc == CRTRIG_OK)
         crtrig_store(dtype, v, out_slot);
     return rc;
 }
 
-int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
-                             const char *in, ptrdiff_t in_stride,
-                             char *out, ptrdiff_t out_stride, size_t count)
+/* Overlapping arrays.  The contract (crtrig.h) is that of an in-order loop
+ * that reads in[i] before writing out[i]; numpy relies on it when it passes
+ * an output that lags behind its input without copying.  Per block, the first
+ * pass writes every output before the second pass re-reads the inputs of the
+ * undecided elements, so those inputs must not live in memory the first
+ * pass writes: whenever the block's output range (written in place) overlaps
+ * its input range (read in place), the inputs are first copied to in_copy.
+ * Blocks go in order, and a block writes outputs only at or behind the
+ * inputs it has read, so later blocks see their inputs intact.  Strided
+ * inputs are gathered into in_copy and strided outputs go through out_copy
+ * anyway; the fast path (contiguous, disjoint) copies nothing. */
+CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_task *task,
+                                             crtrig_trig_func func, crtrig_dtype dtype,
+                                             const char *in, ptrdiff_t in_stride,
+                                             char *out, ptrdiff_t out_stride, size_t count)
 {
     char in_copy[4 * BLOCK], out_copy[4 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT32 ? 4 : 2;
+    const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
     for (start = 0; start < count; start += BLOCK) {
-        size_t n = count - start < BLOCK ? count - start : BLOCK;
+        size_t n = count - start < BLOCK ? count - start : BLOCK, first_pass_decided = n;
         const char *src = in + (ptrdiff_t)start * in_stride;
         char *dst = out + (ptrdiff_t)start * out_stride;
         const char *block_in = src;
@@ -81,21 +105,28 @@ int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func,
             for (i = 0; i < n; i++)
                 memcpy(in_copy + size * (ptrdiff_t)i, src + (ptrdiff_t)i * in_stride, (size_t)size);
             block_in = in_copy;
-        }
-        if (block_in == dst && block_out == dst) {  /* in place: keep the inputs */
-            memcpy(in_copy, dst, (size_t)size * n);
+        } else if (block_out == dst && ranges_overlap(src, dst, (size_t)size * n)) {
+            memcpy(in_copy, src, (size_t)size * n);  /* in place or overlapping */
             block_in = in_copy;
         }
-        first_pass((int)func, block_in, block_out, n, undecided);
+        if (run_first_pass) {
+            first_pass((int)func, block_in, block_out, n, undecided);
+        } else {  /* test hook: every element through the stages from first_stage */
+            memset(undecided, 1, n);
+        }
         for (i = 0; i < n; i++) {
             if (undecided[i]) {
-                int rc = decide_element((int)func, dtype, undecided[i] == 2,
+                int stage = undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : task->first_stage;
+                int rc = decide_element(task, (int)func, dtype, stage,
                                         block_in + size * (ptrdiff_t)i,
                                         block_out + size * (ptrdiff_t)i);
                 if (rc != CRTRIG_OK)
                     return rc;
+                first_pass_decided--;
             }
         }
+        if (task->counts)
+            task->counts->by_stage[CRTRIG_STAGE_DOUBLE] += first_pass_decided;
         if (block_out != dst)
             for (i = 0; i < n; i++)
                 memcpy(dst + (ptrdiff_t)i * out_stride, out_copy + size * (ptrdiff_t)i, (size_t)size);
@@ -103,9 +134,47 @@ int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func,
     return CRTRIG_OK;
 }
 
-int crtrig_sincos_array(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+/* One call: validate, bracket the kernel with the floating-point environment
+ * switch (once per call, never per element), raise FE_INVALID for an
+ * infinite input only after the caller's environment is back, free the
+ * workspace. */
+static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
+                     const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
+                     size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    crtrig_trig_task task;
+    crtrig_fpenv env;
+    int rc;
+    if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT32)
+        return CRTRIG_EINVAL;
+    crtrig_trig_task_init(&task, opt, counts);
+    crtrig_fpenv_enter(&env);
+    rc = crtrig_sincos_array_with(target, &task, func, dtype, in, in_stride, out, out_stride, count);
+    crtrig_fpenv_leave(&env, task.saw_infinity);
+    crtrig_trig_task_end(&task);
+    return rc;
+}
+
+int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
-    return crtrig_sincos_array_with(crtrig_active_target(), func, dtype, in, in_stride, out,
-                                    out_stride, count);
+    return trig_call(crtrig_active_target(), func, dtype, in, in_stride, out, out_stride, count,
+                     NULL, NULL);
+}
+
+int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
+                           ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
+                                                            : crtrig_active_target();
+    return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts);
+}
+
+int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
+                               const char *in, ptrdiff_t in_stride, char *out,
+                               ptrdiff_t out_stride, size_t count)
+{
+    return trig_call(crtrig_target_at(target), func, dtype, in, in_stride, out, out_stride, count,
+                     NULL, NULL);
 }

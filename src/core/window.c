@@ -30,11 +30,19 @@
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
+ *
+ * A fill (crtrig_window_ex) checks its arguments, including a stride that
+ * would make elements overlap (the mirror copy past the middle would then
+ * copy between overlapping bytes), allocates the multi-precision workspace
+ * for the largest precision the loop can reach before it writes anything
+ * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
+ * between one fpenv.h switch and its restore.
  */
 #include <math.h>
 #include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
+#include "fpenv.h"
 #include "fpformat.h"
 #include "mpfix.h"
 #include "sincospi.h"
@@ -157,29 +165,30 @@ static uint64_t window_fixed(mpfix_ctx *ctx, crtrig_window_kind kind, const phas
 }
 
 /* Ziv loop in fixed point, for an irrational point (ph->quarter < 0) or an
- * exact fraction num/den (then the error is below one ulp of truncation). */
+ * exact fraction num/den (then the error is below one ulp of truncation), in
+ * the fill's workspace (allocated for MULTI_MAX_BITS before anything is
+ * written; every precision the loop reaches is at most that). */
 static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, uint64_t den,
-                       crtrig_dtype fmt, int start_bits, crtrig_stage_counts *counts, double *result)
+                       crtrig_dtype fmt, int start_bits, mpfix_ctx *ctx,
+                       crtrig_stage_counts *counts, double *result)
 {
     int bits;
     for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
-        mpfix_ctx ctx;
         uint32_t *w, *lo, *hi, *err;
         int decided;
-        if (mpfix_ctx_init(&ctx, bits) != 0)
-            return CRTRIG_ENOMEM;
-        w = mpfix_user(&ctx, 0);
-        lo = mpfix_user(&ctx, 1);
-        hi = mpfix_user(&ctx, 2);
-        err = mpfix_user(&ctx, 5);
+        if (mpfix_ctx_set_precision(ctx, bits) != 0)
+            return CRTRIG_EINVAL;  /* cannot happen: bits <= MULTI_MAX_BITS */
+        w = mpfix_user(ctx, 0);
+        lo = mpfix_user(ctx, 1);
+        hi = mpfix_user(ctx, 2);
+        err = mpfix_user(ctx, 5);
         if (ph->quarter >= 0) {
-            mpfix_set_ratio(w, ctx.n, num, den);
-            mpfix_set_ulps_pow2(err, ctx.n, 1, 0);  /* truncation: below one ulp */
+            mpfix_set_ratio(w, ctx->n, num, den);
+            mpfix_set_ulps_pow2(err, ctx->n, 1, 0);  /* truncation: below one ulp */
         } else {
-            mpfix_set_ulps_pow2(err, ctx.n, window_fixed(&ctx, kind, ph), 0);
+            mpfix_set_ulps_pow2(err, ctx->n, window_fixed(ctx, kind, ph), 0);
         }
-        decided = mpfix_round_interval(&ctx, w, err, lo, hi, fmt, result);
-        mpfix_ctx_free(&ctx);
+        decided = mpfix_round_interval(ctx, w, err, lo, hi, fmt, result);
         if (decided)
             return CRTRIG_OK;
         if (counts)
@@ -190,7 +199,8 @@ static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, u
 
 /* The correctly rounded w[n] in the float format fmt, as a double. */
 static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype fmt,
-                          int first_stage, int multi_bits, crtrig_stage_counts *counts, double *result)
+                          int first_stage, int multi_bits, mpfix_ctx *workspace,
+                          crtrig_stage_counts *counts, double *result)
 {
     phase ph;
     int tie;
@@ -207,7 +217,7 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
         exact_point(kind, ph.quarter, &num, &den);
         if (counts)
             counts->exact++;
-        return round_multi(kind, &ph, num, den, fmt, MULTI_DEFAULT_BITS, NULL, result);
+        return round_multi(kind, &ph, num, den, fmt, MULTI_DEFAULT_BITS, workspace, NULL, result);
     }
 
     if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64) {
@@ -246,16 +256,17 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
     }
     if (counts)
         counts->by_stage[CRTRIG_STAGE_MULTI]++;
-    return round_multi(kind, &ph, 0, 0, fmt, multi_bits, counts, result);
+    return round_multi(kind, &ph, 0, 0, fmt, multi_bits, workspace, counts, result);
 }
 
 /* Non-float64 outputs, normal operation: the SIMD first pass (window_pass.h)
  * over blocks, the elements it leaves undecided through window_element. */
-static int window_blocks(crtrig_window_kind kind, uint64_t size, uint64_t D, crtrig_dtype dtype,
-                         crtrig_dtype fmt, int multi_bits, char *out, ptrdiff_t stride,
+static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, uint64_t size,
+                         uint64_t D, crtrig_dtype dtype, crtrig_dtype fmt, int multi_bits,
+                         mpfix_ctx *workspace, char *out, ptrdiff_t stride,
                          crtrig_stage_counts *counts)
 {
-    crtrig_window_pass_fn first_pass = crtrig_active_target()->window_pass[fmt];
+    crtrig_window_pass_fn first_pass = target->window_pass[fmt];
     const ptrdiff_t width = fmt == CRTRIG_FLOAT32 ? 4 : 2;
     char values[4 * BLOCK];
     unsigned char undecided[BLOCK];
@@ -268,7 +279,7 @@ static int window_blocks(crtrig_window_kind kind, uint64_t size, uint64_t D, crt
             if (undecided[i]) {
                 int rc = window_element(kind, start + i, D, fmt,
                                         undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
-                                        multi_bits, counts, &v);
+                                        multi_bits, workspace, counts, &v);
                 if (rc != CRTRIG_OK)
                     return rc;
             } else {
@@ -282,26 +293,22 @@ static int window_blocks(crtrig_window_kind kind, uint64_t size, uint64_t D, crt
     return CRTRIG_OK;
 }
 
-int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
-                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
-                     const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+/* The whole fill, out of line: the floating-point work between the
+ * environment switches of crtrig_window_ex.  Arguments already checked,
+ * size > 0, the workspace allocated. */
+static CRTRIG_NOINLINE int window_fill(const crtrig_target *target, crtrig_window_kind kind,
+                                       uint64_t size, uint64_t D, crtrig_dtype dtype,
+                                       int first_stage, int multi_bits, mpfix_ctx *workspace,
+                                       char *out, ptrdiff_t stride, crtrig_stage_counts *counts)
 {
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
-    crtrig_dtype fmt;
-    uint64_t n, D;
-
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
-        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE)
-        return CRTRIG_EINVAL;
-    if (size == 0)
-        return CRTRIG_OK;
-    fmt = crtrig_compute_format(dtype);
-    D = periodic ? (uint64_t)size : (uint64_t)size - 1;
+    crtrig_dtype fmt = crtrig_compute_format(dtype);
+    uint64_t n;
     if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
-        return window_blocks(kind, (uint64_t)size, D, dtype, fmt, multi_bits, out, stride, counts);
-    /* w[n] = w[D - n]: past the middle, copy the element already computed. */
-    for (n = 0; n < (uint64_t)size; n++) {
+        return window_blocks(target, kind, size, D, dtype, fmt, multi_bits, workspace, out, stride,
+                             counts);
+    /* w[n] = w[D - n]: past the middle, copy the element already computed
+     * (a distinct element: the caller refused self-overlapping strides). */
+    for (n = 0; n < size; n++) {
         double v;
         int rc;
         if (D > 0 && 2 * n > D) {
@@ -310,12 +317,45 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                 counts->mirrored++;
             continue;
         }
-        rc = window_element(kind, n, D, fmt, first_stage, multi_bits, counts, &v);
+        rc = window_element(kind, n, D, fmt, first_stage, multi_bits, workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
         crtrig_store(dtype, v, out + (ptrdiff_t)n * stride);
     }
     return CRTRIG_OK;
+}
+
+int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
+                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                     const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
+                                                            : crtrig_active_target();
+    mpfix_ctx workspace;
+    crtrig_fpenv env;
+    ptrdiff_t width;
+    int rc;
+
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target)
+        return CRTRIG_EINVAL;
+    width = (ptrdiff_t)ELEMENT_SIZE[dtype];
+    if (size > 1 && stride > -width && stride < width)
+        return CRTRIG_EINVAL;  /* elements overlapping each other */
+    if (size == 0)
+        return CRTRIG_OK;
+    /* Every precision the Ziv loop can reach, allocated before anything is
+     * written: a failure leaves out untouched. */
+    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+        return CRTRIG_ENOMEM;
+    crtrig_fpenv_enter(&env);
+    rc = window_fill(target, kind, (uint64_t)size, periodic ? (uint64_t)size : (uint64_t)size - 1,
+                     dtype, first_stage, multi_bits, &workspace, out, stride, counts);
+    crtrig_fpenv_leave(&env, 0);
+    mpfix_ctx_free(&workspace);
+    return rc;
 }
 
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
@@ -324,40 +364,69 @@ int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
     return crtrig_window_ex(kind, size, periodic, dtype, out, stride, NULL, NULL);
 }
 
+static CRTRIG_NOINLINE int window_element_hook(crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                               crtrig_dtype dtype, int first_stage, int multi_bits,
+                                               mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                                               double *result)
+{
+    return window_element(kind, n, D, crtrig_compute_format(dtype), first_stage, multi_bits,
+                          workspace, counts, result);
+}
+
 int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype dtype,
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result)
 {
     int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
     int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    mpfix_ctx workspace;
+    crtrig_fpenv env;
+    int rc;
     if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
         D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
         return CRTRIG_EINVAL;
-    return window_element(kind, n, D, crtrig_compute_format(dtype), first_stage, multi_bits,
-                          counts, result);
+    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+        return CRTRIG_ENOMEM;
+    crtrig_fpenv_enter(&env);
+    rc = window_element_hook(kind, n, D, dtype, first_stage, multi_bits, &workspace, counts, result);
+    crtrig_fpenv_leave(&env, 0);
+    mpfix_ctx_free(&workspace);
+    return rc;
 }
 
-int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
-                              crtrig_stage stage, double *hi, double *lo)
+/* The stage values, out of line (see window_fill). */
+static CRTRIG_NOINLINE int stage_value(crtrig_window_kind kind, const phase *ph, crtrig_stage stage,
+                                       double *hi, double *lo)
 {
-    phase ph;
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
-        return CRTRIG_EINVAL;
-    ph = fold_phase(n, D);
-    if (ph.quarter >= 0)
-        return CRTRIG_EINVAL;
     if (stage == CRTRIG_STAGE_DOUBLE) {
-        double y = crtrig_sincospi_ratio_d(ph.use_cos, ph.a, ph.b);
+        double y = crtrig_sincospi_ratio_d(ph->use_cos, ph->a, ph->b);
         *hi = window_of_s_d(kind, y * y);
         *lo = 0.0;
         return CRTRIG_OK;
     }
     if (stage == CRTRIG_STAGE_DOUBLE_DOUBLE) {
-        dd_t y = crtrig_sincospi_ratio_dd(ph.use_cos, ph.a, ph.b);
+        dd_t y = crtrig_sincospi_ratio_dd(ph->use_cos, ph->a, ph->b);
         dd_t w = window_of_s_dd(kind, dd_mul(y, y));
         *hi = w.hi;
         *lo = w.lo;
         return CRTRIG_OK;
     }
     return CRTRIG_EINVAL;
+}
+
+int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
+                              crtrig_stage stage, double *hi, double *lo)
+{
+    phase ph;
+    crtrig_fpenv env;
+    int rc;
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+        return CRTRIG_EINVAL;
+    ph = fold_phase(n, D);
+    if (ph.quarter >= 0)
+        return CRTRIG_EINVAL;
+    crtrig_fpenv_enter(&env);
+    rc = stage_value(kind, &ph, stage, hi, lo);
+    crtrig_fpenv_leave(&env, 0);
+    return rc;
 }

@@ -23,6 +23,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
     ctypedef struct crtrig_eval_options:
         int first_stage
         int multi_start_bits
+        int simd_target
     ctypedef struct crtrig_stage_counts:
         uint64_t exact
         uint64_t by_stage[3]
@@ -36,45 +37,103 @@ cdef extern from "crtrig/crtrig.h" nogil:
                               double *result)
     int crtrig_trig_strided(int func, int dtype, const char *inp, Py_ssize_t in_stride,
                             char *out, Py_ssize_t out_stride, size_t count)
+    int crtrig_trig_strided_ex(int func, int dtype, const char *inp, Py_ssize_t in_stride,
+                               char *out, Py_ssize_t out_stride, size_t count,
+                               const crtrig_eval_options *opt, crtrig_stage_counts *counts)
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
     void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
     void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
-    int crtrig_trig_strided_target(int target, int func, int dtype, const char *inp,
-                                   Py_ssize_t in_stride, char *out, Py_ssize_t out_stride,
-                                   size_t count)
+    const char *crtrig_target_index_name(int i)
+    int CRTRIG_NUM_TARGETS
     int crtrig_window_stage_value(int kind, uint64_t n, uint64_t D, int stage,
                                   double *hi, double *lo)
+    ctypedef struct crtrig_fp_state:
+        int rounding
+        int ftz
+        int daz
+        int flags
+        uint64_t control
+        uint64_t status
+    const char *crtrig_fpenv_method()
+    void crtrig_fp_state_get(crtrig_fp_state *state)
+    int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *) noexcept nogil,
+                            void *arg, crtrig_fp_state *before, crtrig_fp_state *after,
+                            int *fn_result)
+    long crtrig_test_fail_allocation(long k)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
 WINDOW_MAX_SIZE = CRTRIG_WINDOW_MAX_SIZE
 
 
-def _choose_simd_target():
-    """Pick the SIMD target once, at import: the best this CPU supports, or the
-    one named by the environment variable CRTRIG_TARGET (baseline, avx2, avx512)
-    if supported.  Every target gives the same (correctly rounded) results."""
-    import os
-    requested = os.environ.get("CRTRIG_TARGET")
-    if requested:
-        return crtrig_init(requested.encode()).decode()
-    return crtrig_init(NULL).decode()
-
-
-SIMD_TARGET = _choose_simd_target()
-
-
 def simd_targets():
     """Names of the SIMD targets compiled in and supported by this CPU, by index."""
     cdef int i
     names = []
-    for i in range(3):
+    for i in range(CRTRIG_NUM_TARGETS):
         name = crtrig_target_name(i)
         names.append(None if name == NULL else name.decode())
     return names
+
+
+def _known_simd_targets():
+    """Names of every SIMD target index, available here or not."""
+    return [crtrig_target_index_name(i).decode() for i in range(CRTRIG_NUM_TARGETS)]
+
+
+def _requested_target(raw, known, supported):
+    """The target name to request for the value `raw` of CRTRIG_TARGET (bytes or
+    str, or None when unset): None for the best one (unset or empty), else the
+    known name it spells in any letter case.  RuntimeError for anything else:
+    an unknown name (bytes that are not ASCII included) or a target this CPU
+    lacks."""
+    if raw is None or len(raw) == 0:
+        return None
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("ascii")
+        except UnicodeDecodeError:
+            text = None
+    else:
+        text = raw if raw.isascii() else None
+    choices = (f"valid targets: {', '.join(known)}; "
+               f"supported here: {', '.join(name for name in supported if name)}")
+    shown = repr(raw)[1:] if isinstance(raw, bytes) else repr(raw)  # '\xff...' for raw bytes
+    name = text.lower() if text is not None else None
+    if name not in known:
+        raise RuntimeError(f"crtrig: CRTRIG_TARGET={shown} is not a SIMD target name ({choices})")
+    if name not in supported:
+        raise RuntimeError(f"crtrig: CRTRIG_TARGET={shown} names a SIMD target this CPU or build "
+                           f"lacks ({choices})")
+    return name
+
+
+def _choose_simd_target():
+    """Pick the SIMD target once, at import: the best this CPU supports, or the
+    one named by the environment variable CRTRIG_TARGET (baseline, avx2, avx512,
+    any letter case; empty means unset).  Every target gives the same
+    (correctly rounded) results."""
+    import os
+    environb = getattr(os, "environb", None)  # POSIX: the bytes as set, whatever their encoding
+    raw = environb.get(b"CRTRIG_TARGET") if environb is not None else os.environ.get("CRTRIG_TARGET")
+    cdef const char *chosen
+    cdef bytes encoded
+    name = _requested_target(raw, _known_simd_targets(), simd_targets())
+    if name is None:
+        chosen = crtrig_init(NULL)
+    else:
+        encoded = name.encode("ascii")
+        chosen = crtrig_init(encoded)
+    if chosen == NULL:  # _requested_target checked the name; kept as a guard
+        raise RuntimeError(f"crtrig: CRTRIG_TARGET={raw!r} could not be selected")
+    return chosen.decode()
+
+
+SIMD_TARGET = _choose_simd_target()
+FPENV_METHOD = crtrig_fpenv_method().decode()
 STAGES = ("double", "double-double", "multi-precision")
 
 
@@ -82,7 +141,7 @@ cdef int _check(int rc) except -1:
     if rc == CRTRIG_OK:
         return 0
     if rc == CRTRIG_ENOMEM:
-        raise MemoryError("crtrig: out of memory in the multi-precision stage")
+        raise MemoryError("crtrig: out of memory for the multi-precision workspace")
     if rc == CRTRIG_ENOCONV:
         raise RuntimeError("crtrig: the multi-precision stage reached its precision cap")
     raise ValueError("crtrig: invalid window arguments")
@@ -95,9 +154,10 @@ cdef dict _counts_dict(crtrig_stage_counts *counts):
 
 
 cdef void _init(crtrig_eval_options *opt, crtrig_stage_counts *counts,
-                int first_stage, int multi_start_bits) noexcept:
+                int first_stage, int multi_start_bits, int simd_target=0) noexcept:
     opt.first_stage = first_stage
     opt.multi_start_bits = multi_start_bits
+    opt.simd_target = simd_target
     counts.exact = 0
     counts.by_stage[0] = counts.by_stage[1] = counts.by_stage[2] = 0
     counts.multi_retries = 0
@@ -105,10 +165,11 @@ cdef void _init(crtrig_eval_options *opt, crtrig_stage_counts *counts,
 
 
 def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
-                int first_stage=0, int multi_start_bits=0):
+                int first_stage=0, int multi_start_bits=0, int simd_target=-1):
     """Fill the 1-D array `out` (length `size`, dtype `dtype_code`) with the window.
 
-    `first_stage` and `multi_start_bits` are test hooks (0 = normal operation).
+    `first_stage`, `multi_start_bits` and `simd_target` (a target index; -1 for
+    the active one) are test hooks (0, 0, -1 = normal operation).
     Returns the number of elements decided by each stage, as a dict.
     """
     cdef crtrig_eval_options opt
@@ -116,7 +177,7 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     cdef char *data = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0] if cnp.PyArray_NDIM(out) == 1 else 0
     cdef int rc
-    _init(&opt, &counts, first_stage, multi_start_bits)
+    _init(&opt, &counts, first_stage, multi_start_bits, simd_target + 1)
     with nogil:
         rc = crtrig_window_ex(kind, size, periodic, dtype_code, data, stride, &opt, &counts)
     _check(rc)
@@ -174,7 +235,7 @@ cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *da
 
 cdef void _set_loop_error(int rc) noexcept:
     if rc == CRTRIG_ENOMEM:
-        PyErr_SetString(MemoryError, b"crtrig: out of memory in the multi-precision stage")
+        PyErr_SetString(MemoryError, b"crtrig: out of memory for the multi-precision workspace")
     else:
         PyErr_SetString(RuntimeError, b"crtrig: sin/cos failed in the multi-precision stage")
 
@@ -252,19 +313,152 @@ def trig_element(int func, int dtype_code, double x, int first_stage=0, int mult
     return result, _counts_dict(&counts)
 
 
+cdef dict _TRIG_CODES = {np.dtype(np.float16): DTYPE_FLOAT16, np.dtype(ml_dtypes.bfloat16): DTYPE_BFLOAT16,
+                         np.dtype(np.float32): DTYPE_FLOAT32}
+
+
+cdef int _trig_code(cnp.ndarray x) except -1:
+    if x.dtype not in _TRIG_CODES or x.ndim != 1:
+        raise TypeError("x must be a 1-D float16, bfloat16 or float32 array")
+    return _TRIG_CODES[x.dtype]
+
+
+def trig_strided(int target, int func, cnp.ndarray x, int first_stage=0, int multi_start_bits=0):
+    """Test hook: (result, stage counts) of sin (func 0) or cos (1) of the 1-D
+    float16, bfloat16 or float32 array x, through the array kernel of SIMD
+    target index `target` (see simd_targets()), starting at first_stage (0: the
+    SIMD first pass, as in normal operation)."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef int code = _trig_code(x)
+    out = np.empty_like(x)
+    _init(&opt, &counts, first_stage, multi_start_bits, target + 1)
+    _check(crtrig_trig_strided_ex(func, code, <const char *>cnp.PyArray_DATA(x), cnp.PyArray_STRIDES(x)[0],
+                                  <char *>cnp.PyArray_DATA(out), cnp.PyArray_STRIDES(out)[0],
+                                  <size_t>x.shape[0], &opt, &counts))
+    return out, _counts_dict(&counts)
+
+
 def trig_with_target(int target, int func, cnp.ndarray x):
     """Test hook: sin (func 0) or cos (1) of the 1-D float16, bfloat16 or float32
     array x through the kernels of SIMD target index `target` (see simd_targets())."""
-    codes = {np.dtype(np.float16): DTYPE_FLOAT16, np.dtype(ml_dtypes.bfloat16): DTYPE_BFLOAT16,
-             np.dtype(np.float32): DTYPE_FLOAT32}
-    if x.dtype not in codes or x.ndim != 1:
-        raise TypeError("x must be a 1-D float16, bfloat16 or float32 array")
+    return trig_strided(target, func, x)[0]
+
+
+def fail_allocation(long k):
+    """Test hook: make the k-th allocation of the C core from now fail (k = 1: the
+    next one; 0 turns this off).  Returns the previous countdown: k minus the
+    allocations made since it was set, or 0 once one has failed."""
+    return crtrig_test_fail_allocation(k)
+
+
+# ---------------------------------------------------------------------------
+# Test hook: one C call under a given floating-point environment
+# ---------------------------------------------------------------------------
+
+ROUNDING_MODES = ("nearest", "upward", "downward", "towardzero")  # CRTRIG_ROUND_* order
+FLAG_NAMES = ("invalid", "divbyzero", "overflow", "underflow", "inexact")  # CRTRIG_FLAG_* bits
+
+ctypedef struct _FpCall:
+    int is_window
+    int func              # sin/cos
+    int dtype
+    const char *inp
+    Py_ssize_t in_stride
+    char *out
+    Py_ssize_t out_stride
+    size_t count
+    int kind              # window
+    int64_t size
+    int periodic
+    crtrig_eval_options opt
+
+
+cdef int _run_fp_call(void *arg) noexcept nogil:
+    cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window:
+        return crtrig_window_ex(call.kind, call.size, call.periodic, call.dtype, call.out,
+                                call.out_stride, &call.opt, NULL)
+    return crtrig_trig_strided_ex(call.func, call.dtype, call.inp, call.in_stride, call.out,
+                                  call.out_stride, call.count, &call.opt, NULL)
+
+
+cdef dict _state_dict(crtrig_fp_state *state):
+    return {"rounding": ROUNDING_MODES[state.rounding], "ftz": bool(state.ftz), "daz": bool(state.daz),
+            "flags": frozenset(name for bit, name in enumerate(FLAG_NAMES) if state.flags & (1 << bit)),
+            "control": state.control, "status": state.status}
+
+
+def fp_state():
+    """Test hook: the calling thread's floating-point state as a dict (rounding,
+    ftz, daz, flags, and the raw control and status registers)."""
+    cdef crtrig_fp_state state
+    crtrig_fp_state_get(&state)
+    return _state_dict(&state)
+
+
+cdef tuple _run_under(_FpCall *call, str rounding, bint ftz, bint daz, flags):
+    cdef crtrig_fp_state wanted, before, after
+    cdef int rc, call_rc = CRTRIG_OK
+    wanted.rounding = ROUNDING_MODES.index(rounding)
+    wanted.ftz = ftz
+    wanted.daz = daz
+    wanted.flags = sum(1 << FLAG_NAMES.index(name) for name in flags)
+    wanted.control = wanted.status = 0
+    with nogil:
+        rc = crtrig_fp_run_under(&wanted, _run_fp_call, call, &before, &after, &call_rc)
+    if rc != CRTRIG_OK:
+        raise ValueError(f"this platform ({FPENV_METHOD}) cannot set rounding={rounding} "
+                         f"ftz={ftz} daz={daz} flags={sorted(flags)}")
+    _check(call_rc)
+    return _state_dict(&before), _state_dict(&after)
+
+
+def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz=False, bint daz=False,
+                     flags=()):
+    """Test hook: sin (func 0) or cos (1) of the 1-D array x through SIMD target
+    index `target`, in ONE call of the C core made with the calling thread's
+    rounding mode, FTZ, DAZ and exception flags set as given.  Returns
+    (result, state read right before the call, state read right after it); the
+    thread's own environment is restored before this returns, so Python never
+    runs under the requested mode."""
+    cdef _FpCall call
     out = np.empty_like(x)
-    _check(crtrig_trig_strided_target(target, func, codes[x.dtype],
-                                      <const char *>cnp.PyArray_DATA(x), cnp.PyArray_STRIDES(x)[0],
-                                      <char *>cnp.PyArray_DATA(out), cnp.PyArray_STRIDES(out)[0],
-                                      <size_t>x.shape[0]))
-    return out
+    call.is_window = 0
+    call.func = func
+    call.dtype = _trig_code(x)
+    call.inp = <const char *>cnp.PyArray_DATA(x)
+    call.in_stride = cnp.PyArray_STRIDES(x)[0]
+    call.out = <char *>cnp.PyArray_DATA(out)
+    call.out_stride = cnp.PyArray_STRIDES(out)[0]
+    call.count = <size_t>x.shape[0]
+    call.opt.first_stage = 0
+    call.opt.multi_start_bits = 0
+    call.opt.simd_target = target + 1
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, before, after
+
+
+def window_under_fpenv(int target, int kind, int64_t size, bint periodic, int dtype_code, dtype,
+                       str rounding, bint ftz=False, bint daz=False, flags=()):
+    """Test hook: a window fill (as fill_window, into a new array of `dtype`,
+    whose C code is dtype_code) through SIMD target index `target`, in ONE call
+    under the given environment; returns (window, state before, state after),
+    as trig_under_fpenv."""
+    cdef _FpCall call
+    cdef cnp.ndarray out = np.empty(size, dtype=dtype)
+    call.is_window = 1
+    call.kind = kind
+    call.size = size
+    call.periodic = periodic
+    call.dtype = dtype_code
+    call.out = <char *>cnp.PyArray_DATA(out)
+    call.out_stride = cnp.PyArray_STRIDES(out)[0]
+    call.opt.first_stage = 0
+    call.opt.multi_start_bits = 0
+    call.opt.simd_target = target + 1
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, before, after
 
 
 def first_pass_value(str what, int which, double a, double b=0.0):

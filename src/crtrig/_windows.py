@@ -51,6 +51,11 @@ def _out_array(out, size, dtype, fname):
         raise TypeError(f"{fname}(): dtype={np.dtype(resolve_dtype(dtype))} disagrees with out.dtype={out.dtype}")
     if not out.flags.writeable:
         raise ValueError(f"{fname}(): out is read-only")
+    if size > 1 and abs(out.strides[0]) < out.itemsize:
+        # Elements sharing bytes (as_strided with a stride below the item size, or 0):
+        # there is no right answer to write, and the fill is not in order.
+        raise ValueError(f"{fname}(): out's elements overlap each other (stride {out.strides[0]} bytes, "
+                         f"item size {out.itemsize}); pass an array whose elements are distinct")
     return out
 
 
