@@ -360,13 +360,16 @@ def test_range_reduction_constants():
     """reduce.c's bits of 2/pi, its 28-bit leading part and the rest, and 1/pi in
     sincos.c, re-derived with mpmath (tools/gen_reduction_constants.py prints them)."""
     reduce_c, sincos_c, small = _source("reduce.c"), _source("sincos.c"), _source("reduce_small.h")
-    with mpmath.workprec(600):
+    with mpmath.workprec(1400):
         two_over_pi = 2 / mpmath.pi
         words = [int(w, 16) for w in re.findall(r"0x([0-9a-f]{8})u",
-                                                 re.search(r"TWO_OVER_PI_BITS\[9\] = \{(.*?)\};", reduce_c, re.S).group(1))]
-        assert words[0] == 0 and len(words) == 9
-        scaled = int(mpmath.floor(two_over_pi * mpmath.mpf(2) ** 256))
-        assert words[1:] == [(scaled >> (256 - 32 * (k + 1))) & 0xFFFFFFFF for k in range(8)]
+                                                 re.search(r"TWO_OVER_PI_BITS\[41\] = \{(.*?)\};", reduce_c, re.S).group(1))]
+        # Two zero words (bits -63..0), then 39 words of 2/pi: 1248 bits.  The 256-bit
+        # window of the largest double (E = 971) starts at bit 970, in word (970 + 63) // 32,
+        # and the shifted read takes 8 words after it: the last one is word 40.
+        assert words[:2] == [0, 0] and len(words) == 41 == (970 + 63) // 32 + 8 + 1
+        scaled = int(mpmath.floor(two_over_pi * mpmath.mpf(2) ** (32 * 39)))
+        assert words[2:] == [(scaled >> (32 * 39 - 32 * (k + 1))) & 0xFFFFFFFF for k in range(39)]
         h28 = _hex_constant(small, "TWO_OVER_PI_H28")
         assert h28 * 2 ** 28 == int(h28 * 2 ** 28) and abs(mpmath.mpf(h28) - two_over_pi) <= mpmath.mpf(2) ** -29
         assert _hex_constant(small, "TWO_OVER_PI_L") == float(two_over_pi - mpmath.mpf(h28))

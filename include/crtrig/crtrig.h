@@ -56,10 +56,12 @@ typedef enum crtrig_window_kind {
  * (up to 2 * size) is an exact double. */
 #define CRTRIG_WINDOW_MAX_SIZE ((int64_t)1 << 53)
 
-/* Evaluation stages, from cheapest to most precise. */
+/* Evaluation stages, from cheapest to most precise.  For float64 sin/cos,
+ * stage 0 is the vectorized first pass of the array kernel; through
+ * crtrig_trig_element it means "start at double-double". */
 typedef enum crtrig_stage {
     CRTRIG_STAGE_DOUBLE = 0,      /* double arithmetic, relative error < 2^-47 */
-    CRTRIG_STAGE_DOUBLE_DOUBLE,   /* double-double, relative error < 2^-96 */
+    CRTRIG_STAGE_DOUBLE_DOUBLE,   /* double-double, relative error < 2^-96 (sin/cos: < 2^-100.9) */
     CRTRIG_STAGE_MULTI            /* fixed-point multi-precision Ziv loop */
 } crtrig_stage;
 
@@ -75,7 +77,8 @@ typedef struct crtrig_eval_options {
 } crtrig_eval_options;
 
 typedef struct crtrig_stage_counts {
-    uint64_t exact;          /* rational points (s in {0, 1/4, 1/2, 3/4, 1}) and NaN */
+    uint64_t exact;          /* rational points (s in {0, 1/4, 1/2, 3/4, 1}), NaN, inf,
+                                +-0, and float64 sin/cos of tiny |x| (sin x = x, cos x = 1) */
     uint64_t by_stage[3];    /* elements decided by each crtrig_stage */
     uint64_t multi_retries;  /* precision increases inside the multi-precision loop */
     uint64_t mirrored;       /* window elements copied from their mirror image w[D - n] */
@@ -123,10 +126,34 @@ int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char
                            const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
 /* Test hook: f(x) for a double x that is a value of dtype's format (float16,
- * bfloat16 or float32), correctly rounded into that format, as a double. */
+ * bfloat16, float32, or float64: every double), correctly rounded into that
+ * format, as a double.  opt->first_stage (0..2) is where evaluation starts:
+ *   float16/bfloat16/float32: 0 double, 1 double-double, 2 multi-precision;
+ *   float64: 0 (the vector first pass, not reachable here) and 1 start at
+ *            double-double, 2 multi-precision (which also skips the exact
+ *            shortcuts for tiny |x|, so it runs on subnormals too).
+ * opt->multi_start_bits: 0 (default 128) up to 2^14.  CRTRIG_EINVAL for a bad
+ * func, dtype, first_stage or multi_start_bits. */
 int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                         double *result);
+
+/* Test hook: crtrig_trig_element over count doubles x[i], in one call, but
+ * without the entry points' floating-point environment switch: the flags the
+ * evaluation itself raises stay visible to the caller, and the caller's
+ * rounding mode and FTZ/DAZ apply (tests run it in the default environment).
+ * result[i] as crtrig_trig_element gives it; stages[i] (stages may be NULL)
+ * the stage that decided element i, or -1 for exact and special values.
+ * CRTRIG_EINVAL as crtrig_trig_element (checked before anything is written). */
+int crtrig_trig_values_raw(crtrig_trig_func func, crtrig_dtype dtype, const double *x, size_t count,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                           double *result, signed char *stages);
+
+/* Test hook: the unrounded double-double value hi + lo of sin (func 0) or cos
+ * (1) of x from the double-double stage, and the bound it proves,
+ * |hi + lo - f(x)| <= *bound (= |hi| 0x1.1p-101: relative, even next to
+ * multiples of pi/2).  For finite 2^-149 <= |x|; else CRTRIG_EINVAL. */
+int crtrig_trig_dd_value(crtrig_trig_func func, double x, double *hi, double *lo, double *bound);
 
 /* SIMD target indices: 0 baseline, 1 avx2, 2 avx512. */
 #define CRTRIG_NUM_TARGETS 3

@@ -1,10 +1,13 @@
-/* Exact range reduction for sin and cos of float32 values.  See reduce.h.
+/* Exact range reduction for sin and cos of doubles.  See reduce.h.
  *
  * Three methods, one per evaluation stage:
- *   - Cody-Waite in double for x < 2^24 (the first stage; reduce_small.h),
- *   - Payne-Hanek in exact integer arithmetic for x >= 2^-6 (first stage for
- *     x >= 2^24, second stage for everything above pi/4),
+ *   - Cody-Waite in double for float32 values x < 2^24 (the first stage of
+ *     float32 and narrower formats; reduce_small.h),
+ *   - Payne-Hanek in exact integer arithmetic on a 256-bit window of 2/pi for
+ *     2^-10 <= x < 2^1024 (the first stage of float32 values x >= 2^24, the
+ *     double-double stage for everything above pi/4),
  *   - bit-serial reduction modulo a fixed-point 2 pi for the multi-precision stage.
+ * Only integer operations and exact conversions: no flag is raised.
  */
 #include <math.h>
 #include <string.h>
@@ -12,105 +15,171 @@
 
 /* tools/gen_reduction_constants.py prints these; tests/test_sincos.py checks them.
  * Bits of 2/pi after the binary point, 32 per word, most significant first,
- * after one zero word: bit i (weight 2^-i, i >= -31) of 2/pi is bit
- * 31 - (i + 31) % 32 of word (i + 31) / 32. */
-static const uint32_t TWO_OVER_PI_BITS[9] = {
-    0x00000000u, 0xa2f9836eu, 0x4e441529u, 0xfc2757d1u,
-    0xf534ddc0u, 0xdb629599u, 0x3c439041u, 0xfe5163abu,
-    0xdebbc561u,
+ * after two zero words: bit i (weight 2^-i, i >= -63) of 2/pi is bit
+ * 31 - (i + 63) % 32 of word (i + 63) / 32.  1248 bits of 2/pi: the window
+ * below reaches bit i = 970 + 255 for the largest double (E = 971), and the
+ * shifted read takes one word more: word (970 + 63) / 32 + 8 = 40. */
+enum { ZERO_BITS = 63, WINDOW_WORDS = 8 };
+
+/* The fixed-length word loops below unroll completely where the compiler
+ * allows it (a speed hint only). */
+#if defined(__clang__)
+#define UNROLL_FULLY _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define UNROLL_FULLY _Pragma("GCC unroll 8")
+#else
+#define UNROLL_FULLY
+#endif
+static const uint32_t TWO_OVER_PI_BITS[41] = {
+    0x00000000u, 0x00000000u, 0xa2f9836eu, 0x4e441529u,
+    0xfc2757d1u, 0xf534ddc0u, 0xdb629599u, 0x3c439041u,
+    0xfe5163abu, 0xdebbc561u, 0xb7246e3au, 0x424dd2e0u,
+    0x06492eeau, 0x09d1921cu, 0xfe1deb1cu, 0xb129a73eu,
+    0xe88235f5u, 0x2ebb4484u, 0xe99c7026u, 0xb45f7e41u,
+    0x3991d639u, 0x835339f4u, 0x9c845f8bu, 0xbdf9283bu,
+    0x1ff897ffu, 0xde05980fu, 0xef2f118bu, 0x5a0a6d1fu,
+    0x6d367ecfu, 0x27cb09b7u, 0x4f463f66u, 0x9e5fea2du,
+    0x7527bac7u, 0xebe5f17bu, 0x3d0739f7u, 0x8a5292eau,
+    0x6bfb5fb1u, 0x1f8d5d08u, 0x56033046u, 0xfc7b6babu,
+    0xf0cfbc20u,
 };
-/* 128-bit unsigned integers as four 32-bit limbs, least significant first. */
-typedef struct u128 { uint32_t w[4]; } u128;
 
 static int leading_zeros64(uint64_t v)  /* v != 0 */
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(v);
+#else
     int n = 0;
     while (!(v & ((uint64_t)1 << 63))) {
         v <<= 1;
         n++;
     }
     return n;
+#endif
 }
 
-/* m 2^scale as a normalized double-double, m < 2^126: the top 53 bits form
- * hi, the next 53 lo; the bits dropped below make a relative error < 2^-105. */
-static dd_t u128_to_dd(const u128 *m, int scale)
+/* 2^k as a double, for -1022 <= k <= 1023 (from the bits: exact, no call). */
+static double pow2(int k)
 {
-    uint64_t top = ((uint64_t)m->w[3] << 32) | m->w[2];
-    uint64_t bottom = ((uint64_t)m->w[1] << 32) | m->w[0];
-    int zeros;
-    if (top == 0) {
-        if (bottom == 0)
-            return dd_make(0.0, 0.0);
-        top = bottom;
-        bottom = 0;
-        scale -= 64;
-    }
-    zeros = leading_zeros64(top);
-    if (zeros) {  /* normalize: bit 127 set */
-        top = (top << zeros) | (bottom >> (64 - zeros));
-        bottom <<= zeros;
-    }
-    /* value = (top 2^64 + bottom) 2^(scale - zeros) */
-    {
-        double hi = ldexp((double)(top >> 11), 75 - zeros + scale);
-        uint64_t next = ((top & 0x7ffu) << 42) | (bottom >> 22);  /* the following 53 bits */
-        double lo = ldexp((double)next, 22 - zeros + scale);
-        return dd_fast_two_sum(hi, lo);  /* exact: lo < ulp(hi) */
-    }
+    uint64_t bits = (uint64_t)(k + 1023) << 52;
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
 }
 
-/* Payne-Hanek.  x = M 2^E, M < 2^24 an integer, E >= -30 (x >= 2^-6).
- * x (2/pi) = M sum_i b_i 2^(E-i).  Terms with i <= E - 2 are multiples of 4
- * and drop out modulo 4.  The window W of the 128 bits i = E-1 .. E+126 gives
- *   sum_{i=E-1}^{E+126} b_i 2^(E-i) = W 2^-126,
- * so x (2/pi) mod 4 = ((M W) mod 2^128) 2^-126 + M tail, where the tail of the
- * bits beyond the window is in [0, 2^-126): an absolute error < 2^-102 in
- * x (2/pi), i.e. < 2^-103 in t.  n = nearest integer, t = (v - n)/2 with
- * |t| <= 1/4; the dd conversion truncates after 106 bits (< 2^-105 relative). */
+/* mag 2^scale as a normalized double-double, mag a 256-bit integer (four
+ * 64-bit words, most significant first): the top 53 bits from the leading one
+ * form hi, the next 53 lo; the bits dropped below make a relative error
+ * < 2^-105 (they are below 2^(L-105) for a value >= 2^L).  Every product
+ * below is an integer < 2^53 times a power of two that stays in the normal
+ * range for -1022 + 360 <= scale + L (here scale = -255, 0 <= L < 256): exact. */
+static dd_t u256_to_dd(const uint64_t q[4], int scale)
+{
+    int k0 = 0, zeros, lead;
+    uint64_t top, next, w1, w2;
+    double hi, lo;
+    while (k0 < 4 && q[k0] == 0)
+        k0++;
+    if (k0 == 4)
+        return dd_make(0.0, 0.0);
+    w1 = k0 + 1 < 4 ? q[k0 + 1] : 0;
+    w2 = k0 + 2 < 4 ? q[k0 + 2] : 0;
+    zeros = leading_zeros64(q[k0]);
+    top = zeros ? (q[k0] << zeros) | (w1 >> (64 - zeros)) : q[k0];
+    next = zeros ? (w1 << zeros) | (w2 >> (64 - zeros)) : w1;
+    lead = 255 - 64 * k0 - zeros;  /* bit index L of the leading one */
+    hi = (double)(top >> 11) * pow2(lead - 52 + scale);
+    lo = (double)(((top & 0x7ffu) << 42) | (next >> 22)) * pow2(lead - 105 + scale);
+    return dd_fast_two_sum(hi, lo);  /* exact: |lo| < ulp(hi), |hi| > |lo| */
+}
+
+/* Payne-Hanek.  x = M 2^E with 2^52 <= M < 2^53 an integer (x is normal),
+ * -62 <= E <= 971 (2^-10 <= x < 2^1024).
+ * x (2/pi) = M sum_i b_i 2^(E-i) over the bits b_i of 2/pi.  Terms with
+ * i <= E - 2 are multiples of 4 and drop out modulo 4.  The window W of the
+ * 256 bits i = E-1 .. E+254 gives
+ *   sum_{i=E-1}^{E+254} b_i 2^(E-i) = W 2^-254,
+ * so x (2/pi) mod 4 = ((M W) mod 2^256) 2^-254 + M tail, where the bits beyond
+ * the window make tail in [0, 2^-254): M tail < 2^53 2^-254 = 2^-201.
+ * v = (M W) mod 2^256 exactly; n = the integer nearest v 2^-254, f = v 2^-254 - n
+ * in [-1/2, 1/2), t = f/2 in [-1/4, 1/4): |t - t*| < 2^-202 for the exact
+ * t* = (x (2/pi) - n)/2 (mod 2).  The dd conversion truncates after 106 bits:
+ * relative < 2^-105.  Total |t - t*| <= 2^-105 |t*| + 2^-201.9.
+ *
+ * Why 256 bits.  The exact t* is smallest where x is closest to a multiple of
+ * pi/2: over all doubles, min |x - k pi/2| = 2^-60.9 (k >= 1, at
+ * x = 0x1.6ac5b262ca1ffp+849; tests/float64_inputs.py finds the nearest doubles
+ * of every binade 2^0..2^1023 and checks this minimum), so
+ * |t*| >= (2/pi) 2^-60.9 / 2 >= 2^-62.55 whenever n != 0 (x >= 1 then, the
+ * binades the minimum covers; for n = 0, t* = x/pi >= 2^-11.7 in this domain).
+ * A window of N bits leaves an
+ * absolute error below 2^(54-N) in t, i.e. 2^(116.55-N) |t*|: the double-double
+ * stage needs t to about 2^-105 relative, and N = 256 gives 2^-139.45 |t*|
+ * (N = 224 would give 2^-107.45, too close to the conversion's 2^-105).  So,
+ * for every double x in the domain:
+ *   |t - t*| <= (2^-105 + 2^-139.4) |t*| <= 2^-104.99 |t*|.
+ * f has at least 254 - 62 = 192 significant bits, more than the 106 kept. */
 dd_t crtrig_reduce_large_dd(double x, int *quadrant)
 {
-    int e, start, word, shift, i;
-    uint64_t m, carry = 0;
-    uint32_t window[4];  /* most significant first */
-    u128 v, mag;
-    int negative;
+    uint64_t bits, m, carry, sum;
+    uint32_t window[WINDOW_WORDS];  /* W, most significant word first */
+    uint32_t v[WINDOW_WORDS];       /* (M W) mod 2^256, least significant first */
+    uint32_t ml, mh, flip;
+    uint64_t mag[4];
+    const uint32_t *src;
+    int E, start, shift, i, negative;
     dd_t t;
 
-    m = (uint64_t)ldexp(frexp(x, &e), 24);  /* x = m 2^(e - 24), exact */
-    start = (e - 24) - 1;                    /* first bit of the window */
-    word = (start + 31) / 32;
-    shift = (start + 31) % 32;
-    for (i = 0; i < 4; i++)
-        window[i] = shift ? (TWO_OVER_PI_BITS[word + i] << shift) |
-                                (TWO_OVER_PI_BITS[word + i + 1] >> (32 - shift))
-                          : TWO_OVER_PI_BITS[word + i];
-    for (i = 0; i < 4; i++) {  /* v = (m W) mod 2^128 */
-        uint64_t prod = m * window[3 - i] + carry;  /* < 2^24 2^32 + 2^24: fits */
-        v.w[i] = (uint32_t)prod;
+    memcpy(&bits, &x, sizeof bits);
+    m = (bits & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52);
+    E = (int)((bits >> 52) & 0x7ffu) - 1075;  /* x = m 2^E, exact (x normal, positive) */
+    start = E - 1 + ZERO_BITS;                 /* bit index of the window's first bit, >= 0 */
+    src = TWO_OVER_PI_BITS + start / 32;       /* reads src[0..8]: at most word 40 */
+    shift = start % 32;
+    UNROLL_FULLY
+    for (i = 0; i < WINDOW_WORDS; i++)         /* (a >> 1) >> (31 - shift): 0 for shift 0 */
+        window[i] = (src[i] << shift) | ((src[i + 1] >> 1) >> (31 - shift));
+    /* v = (ml W + mh W 2^32) mod 2^256, M = mh 2^32 + ml, mh < 2^21.  Each
+     * 64-bit sum below is at most (2^32 - 1)^2 + 2 (2^32 - 1) < 2^64. */
+    ml = (uint32_t)m;
+    mh = (uint32_t)(m >> 32);
+    carry = 0;
+    UNROLL_FULLY
+    for (i = 0; i < WINDOW_WORDS; i++) {
+        uint64_t prod = (uint64_t)ml * window[WINDOW_WORDS - 1 - i] + carry;
+        v[i] = (uint32_t)prod;
         carry = prod >> 32;
     }
-    /* v 2^-126 in [0, 4).  Add 1/2 (2^125) to round to the nearest integer n. */
-    {
-        uint64_t sum = (uint64_t)v.w[3] + (1u << 29);
-        *quadrant = (int)((sum >> 30) & 3u);
-        /* f = v - n 2^126 in [-2^125, 2^125): the low 126 bits of v + 2^125, minus 2^125. */
-        v.w[3] = (uint32_t)sum & 0x3fffffffu;
+    carry = 0;
+    UNROLL_FULLY
+    for (i = 0; i + 1 < WINDOW_WORDS; i++) {
+        uint64_t prod = (uint64_t)mh * window[WINDOW_WORDS - 1 - i] + v[i + 1] + carry;
+        v[i + 1] = (uint32_t)prod;
+        carry = prod >> 32;
     }
-    negative = !(v.w[3] & (1u << 29));  /* v + 2^125 - n 2^126 < 2^125 */
-    if (negative) {          /* mag = 2^125 - v */
-        uint64_t borrow = 0;
-        const uint32_t half[4] = {0, 0, 0, 1u << 29};
-        for (i = 0; i < 4; i++) {
-            int64_t d = (int64_t)half[i] - v.w[i] - (int64_t)borrow;
-            borrow = d < 0;
-            mag.w[i] = (uint32_t)(d + (borrow ? ((int64_t)1 << 32) : 0));
-        }
-    } else {                 /* mag = v - 2^125 */
-        mag = v;
-        mag.w[3] -= 1u << 29;
+    /* v 2^-254 in [0, 4).  Add 1/2 (2^253) to round to the nearest integer n:
+     * v' = v + 2^253 - n 2^254, the low 254 bits of v + 2^253, in [0, 2^254),
+     * and f 2^254 = v' - 2^253. */
+    sum = (uint64_t)v[7] + (1u << 29);
+    *quadrant = (int)((sum >> 30) & 3u);
+    v[7] = (uint32_t)sum & 0x3fffffffu;
+    /* mag = |v' - 2^253|: the low 253 bits of v' if v' >= 2^253 (bit 253 set),
+     * else 2^253 - v' = (their complement) + 1; at most 2^253. */
+    negative = !(v[7] & (1u << 29));
+    flip = 0u - (uint32_t)negative;
+    v[7] &= (1u << 29) - 1;
+    carry = (uint64_t)negative;
+    UNROLL_FULLY
+    for (i = 0; i < WINDOW_WORDS; i++) {
+        uint32_t mask = i == WINDOW_WORDS - 1 ? flip & ((1u << 29) - 1) : flip;
+        uint64_t s = (uint64_t)(v[i] ^ mask) + carry;
+        v[i] = (uint32_t)s;
+        carry = s >> 32;
     }
-    t = u128_to_dd(&mag, -127);  /* t = f/2 = mag 2^-127 */
+    UNROLL_FULLY
+    for (i = 0; i < 4; i++)
+        mag[i] = ((uint64_t)v[7 - 2 * i] << 32) | v[6 - 2 * i];
+    t = u256_to_dd(mag, -255);  /* t = f/2 = mag 2^-255 */
     if (negative) {
         t.hi = -t.hi;
         t.lo = -t.lo;
@@ -118,6 +187,10 @@ dd_t crtrig_reduce_large_dd(double x, int *quadrant)
     return t;
 }
 
+/* P = F + max(e, 1) + 24 fraction bits for x < 2^e: the reduction error
+ * below, E_pi 2^max(e,1) ulps with E_pi < 2^20, is then at most 2^(20-F-24)
+ * < 2^-F.  (The 24 is headroom for E_pi, not a significand width.)  For every
+ * double, e <= 1024, so P <= F + 1048. */
 int crtrig_reduce_fixed_bits(int fraction_bits, double x)
 {
     int e;
@@ -125,18 +198,28 @@ int crtrig_reduce_fixed_bits(int fraction_bits, double x)
     return fraction_bits + (e > 1 ? e : 1) + 24;
 }
 
-/* Bit-serial reduction.  x = M 2^E.  R runs through the binary digits of x:
+/* Bit-serial reduction, for every positive double x = M 2^E, M < 2^53 an
+ * integer, -1126 <= E <= 971 (frexp's significand scaled by 2^53, so
+ * 2^52 <= M even for subnormals, which get trailing zeros).  P = 32 (n - 1)
+ * fraction bits; an ulp is 2^-P.
+ * R runs through the binary digits of floor(x), most significant first:
  * R = 2R + digit, then R -= 2pi~ while R >= 2pi~ (k times in all), so that
- * R stays in [0, 2pi~).  Every
- * step is exact, so R = x - k 2pi~ exactly (up to the truncation of the
- * fraction bits of x below 2^-P, < 1 ulp), and sin(R) = sin(x + k (2pi - 2pi~))
- * differs from sin(x) by at most k |2pi - 2pi~| <= k 2 E_pi ulps, whatever k the
- * comparisons picked.  R ends in [0, 2pi~), so k = (x - R)/2pi~ <= x/4 <= 2^(e-2) for x < 2^e,
- * so this error is at most E_pi 2^e ulps (E_pi < 2^20 at P < 2^16, so at most
- * 2^-F with the P of crtrig_reduce_fixed_bits).
- * Then R (in [0, 2pi~)) loses q copies of pi~/2 (error E_pi/2 + 1/2 each, q <= 4),
- * and if R > pi~/4 it becomes pi~/2 - R (another E_pi/2 + 1/2) with the offset
- * negated and q + 1.  r <= pi/4 + 2^-100.
+ * R stays in [0, 2pi~) (2R + 1 < 2 (2pi~) + 1 < 3 (2pi~): at most two
+ * subtractions).  Then the fraction digits of x are added at once, truncated
+ * below 2^-P (error < 1 ulp; exact when E >= -P), and R reduced again.  Every
+ * step is exact, so R = x' - k 2pi~ exactly, where x' is x truncated to P
+ * fraction bits, and sin(R) = sin(x' + k (2pi - 2pi~)) differs from sin(x) by
+ * at most |x - x'| + k |2pi - 2pi~| <= 1 + 2 k E_pi ulps, whatever k the
+ * comparisons picked (E_pi bounds |pi~ - pi| in ulps, mpfix_pi).  R ends in
+ * [0, 2pi~), so k = (x' - R)/2pi~ <= x/6 < 2^e/6 for x < 2^e (frexp), and
+ * 2 k E_pi < E_pi 2^e/3 <= E_pi 2^max(e,1) ulps.  (For x < 1 there is no
+ * integer digit and k = 0.)
+ * Then R (in [0, 2pi~)) loses q copies of floor(pi~/2) (error E_pi/2 + 1/2 ulps
+ * each, q <= 4), and if R > pi~/4 it becomes floor(pi~/2) - R (another
+ * E_pi/2 + 1/2) with the offset negated and q + 1.  r <= pi/4 + 2^-100.
+ * err = E_pi 2^max(e,1) + 1 + (q (+1)) (E_pi/2 + 1) ulps bounds the error of r.
+ * Cost: 53 + max(E, 0) steps of O(n) each (about 1024 for the largest doubles);
+ * this stage runs only for the hardest inputs.
  * Uses user numbers 5 (pi), 6 (2pi, then pi/4) and 7 (pi/2). */
 void crtrig_reduce_fixed(mpfix_ctx *ctx, double x, uint32_t *r, uint32_t *err,
                          int *quadrant, int *negate_offset)
@@ -150,18 +233,18 @@ void crtrig_reduce_fixed(mpfix_ctx *ctx, double x, uint32_t *r, uint32_t *err,
     err_pi = mpfix_pi(ctx, pi);
     mpfix_copy(two_pi, pi, n);
     mpfix_mul_u32(two_pi, n, 2);
-    m = (uint64_t)ldexp(frexp(x, &e), 24);  /* x = m 2^E, m < 2^24 */
-    E = e - 24;
+    m = (uint64_t)ldexp(frexp(x, &e), 53);  /* x = m 2^E, m < 2^53: exact */
+    E = e - 53;
 
     mpfix_set_int(r, n, 0);
-    for (i = 23 + (E > 0 ? E : 0); i >= (E < 0 ? -E : 0); i--) {  /* integer digits of x */
+    for (i = 52 + (E > 0 ? E : 0); i >= (E < 0 ? -E : 0); i--) {  /* integer digits of x */
         int digit = (E >= 0) ? (i >= E ? (int)((m >> (i - E)) & 1u) : 0) : (int)((m >> i) & 1u);
         mpfix_mul_u32(r, n, 2);
         mpfix_add_int(r, n, (uint32_t)digit);
-        while (mpfix_cmp(r, two_pi, n) >= 0)  /* 2R + 1 < 3 (2pi~): at most twice */
+        while (mpfix_cmp(r, two_pi, n) >= 0)  /* at most twice */
             mpfix_sub(r, two_pi, n);
     }
-    if (E < 0) {  /* fraction digits: (m mod 2^-E) 2^E, truncated below 2^-P */
+    if (E < 0) {  /* fraction digits: (m mod 2^-E) 2^E < 1, truncated below 2^-P */
         uint64_t frac = -E >= 64 ? m : m & (((uint64_t)1 << -E) - 1);
         int pos = fraction_bits + E;  /* ulp position of the lowest digit */
         if (pos >= 0) {

@@ -26,9 +26,11 @@ void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *op
                            crtrig_stage_counts *counts);
 void crtrig_trig_task_end(crtrig_trig_task *task);
 
-/* f(x) correctly rounded into fmt (float16, bfloat16 or float32) as a double,
- * for any double x that is a value of that format (NaN and inf included),
- * starting at first_stage.  Records an infinite x in task->saw_infinity. */
+/* f(x) correctly rounded into fmt (float16, bfloat16, float32 or float64) as
+ * a double, for any double x that is a value of that format (NaN and inf
+ * included; for float64, every double), starting at first_stage (for float64,
+ * stages 0 and 1 both start at double-double; see sincos.c).  Records an
+ * infinite x in task->saw_infinity. */
 int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                       crtrig_trig_task *task, double *result);
 

@@ -63,6 +63,10 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             void *arg, crtrig_fp_state *before, crtrig_fp_state *after,
                             int *fn_result)
     long crtrig_test_fail_allocation(long k)
+    int crtrig_trig_dd_value(int func, double x, double *hi, double *lo, double *bound)
+    int crtrig_trig_values_raw(int func, int dtype, const double *x, size_t count,
+                               const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                               double *result, signed char *stages) nogil
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
@@ -302,12 +306,40 @@ def gil_probe_result():
     return tuple(loops[2][i].gil_was_held for i in range(3))
 
 
+#: Stages of float64 sin/cos by index.  Stage 0 is the vectorized first pass of the
+#: array kernel; trig_element and trig_elements start at double-double for 0 or 1.
+STAGES_FLOAT64 = ("first pass", "double-double", "multi-precision")
+#: The largest multi_start_bits the C core accepts (its precision cap).
+MULTI_MAX_START_BITS = 1 << 14
+
+
+def _check_trig_hook(int func, int dtype_code, int first_stage, int multi_start_bits):
+    if func not in (0, 1):
+        raise ValueError(f"func must be 0 (sin) or 1 (cos), not {func}")
+    if not 0 <= dtype_code <= 3:
+        raise ValueError(f"dtype_code must be 0 (float16), 1 (bfloat16), 2 (float32) or "
+                         f"3 (float64), not {dtype_code}")
+    if not 0 <= first_stage <= 2:
+        raise ValueError(f"first_stage must be 0, 1 or 2, not {first_stage}")
+    if not 0 <= multi_start_bits <= MULTI_MAX_START_BITS:
+        raise ValueError(f"multi_start_bits must be 0 (default) to {MULTI_MAX_START_BITS}, "
+                         f"not {multi_start_bits}")
+
+
 def trig_element(int func, int dtype_code, double x, int first_stage=0, int multi_start_bits=0):
     """Test hook: (value, stage counts) of sin (func 0) or cos (1) of x, correctly
-    rounded into dtype_code's format (0 float16, 1 bfloat16, 2 float32)."""
+    rounded into dtype_code's format (0 float16, 1 bfloat16, 2 float32, 3 float64).
+
+    x must be a value of that format (for float64: any double).  first_stage
+    (0, 1, 2) forces where evaluation starts: STAGES for the narrow formats,
+    STAGES_FLOAT64 for float64, where 0 and 1 both start at double-double and 2
+    also skips the exact shortcuts for tiny |x| (sin x = x, cos x = 1, counted as
+    "exact").  multi_start_bits: the multi-precision loop's first precision
+    (0: 128)."""
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
     cdef double result = 0.0
+    _check_trig_hook(func, dtype_code, first_stage, multi_start_bits)
     _init(&opt, &counts, first_stage, multi_start_bits)
     _check(crtrig_trig_element(func, dtype_code, x, &opt, &counts, &result))
     return result, _counts_dict(&counts)
@@ -459,6 +491,80 @@ def window_under_fpenv(int target, int kind, int64_t size, bint periodic, int dt
     call.opt.simd_target = target + 1
     before, after = _run_under(&call, rounding, ftz, daz, flags)
     return out, before, after
+
+
+# ---------------------------------------------------------------------------
+# Test hooks: float64 (and narrower) sin/cos elements, the double-double value
+# ---------------------------------------------------------------------------
+
+ctypedef struct _ValuesCall:
+    int func
+    int dtype
+    const double *x
+    size_t count
+    crtrig_eval_options opt
+    crtrig_stage_counts *counts
+    double *out
+    signed char *stages
+
+
+cdef int _run_values_call(void *arg) noexcept nogil:
+    cdef _ValuesCall *call = <_ValuesCall *>arg
+    return crtrig_trig_values_raw(call.func, call.dtype, call.x, call.count, &call.opt, call.counts,
+                                  call.out, call.stages)
+
+
+def trig_elements(int func, int dtype_code, cnp.ndarray x, int first_stage=0, int multi_start_bits=0):
+    """Test hook: trig_element over a 1-D float64 array, in one C call, with the
+    floating-point flags the evaluation itself raises.
+
+    The C loop (crtrig_trig_values_raw) has no environment switch of its own: it
+    runs under round-to-nearest, FTZ/DAZ off and all flags clear, set around it
+    by crtrig_fp_run_under, which reads the flags right after it and then
+    restores the thread's environment.  Returns (values, stages, counts, flags):
+    the correctly rounded values (float64 array), the stage that decided each
+    element (int8 array: -1 exact or special, else the index into STAGES /
+    STAGES_FLOAT64), the stage counts summed over all elements, and the set of
+    FLAG_NAMES raised."""
+    cdef crtrig_stage_counts counts
+    cdef crtrig_fp_state wanted, before, after
+    cdef _ValuesCall call
+    cdef int rc, call_rc = CRTRIG_OK
+    _check_trig_hook(func, dtype_code, first_stage, multi_start_bits)
+    if x.dtype != np.float64 or x.ndim != 1:
+        raise TypeError("x must be a 1-D float64 array")
+    xs = np.ascontiguousarray(x)
+    values = np.empty(xs.shape[0], dtype=np.float64)
+    stages = np.empty(xs.shape[0], dtype=np.int8)
+    _init(&call.opt, &counts, first_stage, multi_start_bits)
+    call.func = func
+    call.dtype = dtype_code
+    call.x = <const double *>cnp.PyArray_DATA(xs)
+    call.count = <size_t>xs.shape[0]
+    call.counts = &counts
+    call.out = <double *>cnp.PyArray_DATA(values)
+    call.stages = <signed char *>cnp.PyArray_DATA(stages)
+    wanted.rounding = 0  # nearest
+    wanted.ftz = wanted.daz = wanted.flags = 0
+    wanted.control = wanted.status = 0
+    with nogil:
+        rc = crtrig_fp_run_under(&wanted, _run_values_call, &call, &before, &after, &call_rc)
+    if rc != CRTRIG_OK:
+        raise RuntimeError(f"this platform ({FPENV_METHOD}) cannot set the default environment")
+    _check(call_rc)
+    return values, stages, _counts_dict(&counts), set(_state_dict(&after)["flags"])
+
+
+def trig_dd_value(int func, double x):
+    """Test hook: (hi, lo, bound) of the double-double stage's unrounded sin (func 0)
+    or cos (1) of x and its proven bound |hi + lo - f(x)| <= bound, for finite
+    2**-149 <= |x|; None elsewhere."""
+    cdef double hi = 0.0, lo = 0.0, bound = 0.0
+    if func not in (0, 1):
+        raise ValueError(f"func must be 0 (sin) or 1 (cos), not {func}")
+    if crtrig_trig_dd_value(func, x, &hi, &lo, &bound) != CRTRIG_OK:
+        return None
+    return hi, lo, bound
 
 
 def first_pass_value(str what, int which, double a, double b=0.0):
