@@ -38,6 +38,8 @@ HAVE_CRTRIG_IMPL = all(
     for name in ("hann_window", "hamming_window", "blackman_window", "sin", "cos")
 )
 needs_crtrig_impl = pytest.mark.skipif(not HAVE_CRTRIG_IMPL, reason="crtrig's functions are not built")
+#: How messages name the command when it runs as ``python -m crtrig cases``.
+MODULE_PROGRAM = f"{os.path.basename(sys.executable)} -m crtrig cases"
 
 
 # ---------------------------------------------------------------------------
@@ -777,7 +779,7 @@ def test_malformed_file_exits_2_with_one_line(tmp_path, kind):
     assert len(lines) == 1, completed.stderr
     (line,) = lines
     assert "Traceback" not in completed.stderr
-    assert line.startswith(f"crtrig cases: error: {bad}: ")
+    assert line.startswith(f"{MODULE_PROGRAM}: error: {bad}: ")
     if case_name is not None:
         assert f": case {case_name}: " in line
     assert fragment in line
