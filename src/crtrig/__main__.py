@@ -85,7 +85,8 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(0, version_text())
+        sys.stdout.write(version_text())
+        parser.exit(0)
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:

@@ -735,7 +735,7 @@ def run(args: argparse.Namespace) -> int:
         ("--junit", args.junit is not None), ("--fail-on-skip", args.fail_on_skip),
         ("--check-limit/--all", args.check_limit != cases.DEFAULT_CHECK_LIMIT)) if used]
     if runner_options:
-        return _usage_error(program, f"{runner_options[0]} apply to running cases, not to {mode}")
+        return _usage_error(program, f"{runner_options[0]}: applies to running cases, not to {mode}")
     if args.output is None:
         return _usage_error(program, f"{mode} needs -o OUT.json")
     if args.fill is not None:
