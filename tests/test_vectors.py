@@ -398,6 +398,7 @@ def test_new_trig_from_npy_inputs(tmp_path, capsys):
     (("--new", "HannWindow", "--sizes", "3"), "needs --dtypes"),
     (("--new", "HannWindow", "--sizes", "3", "--dtypes", "float8"), "is not one of"),
     (("--new", "HannWindow", "--sizes", "3", "--dtypes", "all", "--classes", "hard"), "applies to Sin and Cos"),
+    (("--new", "HannWindow", "--sizes", "3", "--dtypes", "all", "--seed", "1"), "--seed applies to Sin and Cos"),
     (("--new", "Sin", "--dtypes", "all"), "needs --classes or --inputs"),
     (("--new", "Sin", "--classes", "hard,weird", "--dtypes", "all"), "is not one of special"),
     (("--new", "Sin", "--classes", "random", "--dtypes", "all"), "is not one of special"),

@@ -1,4 +1,7 @@
-"""Case-file runner: ``python -m crtrig cases [FILE ...] [--strict] [--all]``.
+"""Case-file runner: ``crtrig cases [FILE ...] [--strict] [--all] [--quiet]
+[--fail-on-skip] [--junit FILE]`` (also ``python -m crtrig cases``; the
+generators ``--fill`` and ``--new`` of the same command live in
+:mod:`crtrig.vectors`).
 
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
@@ -53,8 +56,18 @@ messages quote at most a short excerpt of a value.
 Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
 means adding one entry.
 
-Exit status: 2 if any file is malformed or unreadable (nothing is run then),
-otherwise 1 if any case failed, otherwise 0.
+For CI: ``--fail-on-skip`` reports and counts a skipped case as a failure; a
+file none of whose cases ran (all skipped, or no cases) gets a warning line
+on stderr either way; ``--quiet`` prints only the failed cases and the
+summary; ``--junit FILE`` also writes a JUnit XML report (:mod:`crtrig._junit`:
+one testsuite per file, one testcase per case; written atomically, also for
+a malformed file, whose testsuite then holds an error).  Messages start with
+the command's name as it was called ("crtrig cases" or "python -m crtrig
+cases").
+
+Exit status: 2 if any file is malformed or unreadable (nothing is run then)
+or the JUnit report cannot be written, otherwise 1 if any case failed (with
+``--fail-on-skip``: or was skipped), otherwise 0.
 """
 
 from __future__ import annotations

@@ -591,7 +591,7 @@ class NewRequest:
     periodic: str | None = None
     inputs: str | None = None
     classes: str | None = None
-    seed: int = 0
+    seed: int | None = None
 
 
 def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEMENTS,
@@ -601,7 +601,7 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
     op = _resolve_op(request.op)
     command = [f"--new {op.removeprefix('ai.onnx.')}"]
     if op in WINDOW_OPS:
-        for option in ("inputs", "classes"):
+        for option in ("inputs", "classes", "seed"):
             if getattr(request, option) is not None:
                 raise UsageError(f"--{option} applies to Sin and Cos, not to {op}")
         if request.sizes is None:
@@ -644,10 +644,10 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
                     elif name == "hard":
                         patterns = np.array(hard_bits(func, dtype), dtype=np.uint64)
                     else:
-                        patterns = random_bits(dtype, count, request.seed)
+                        patterns = random_bits(dtype, count, request.seed or 0)
                     case_list.append(_trig_case(f"{dtype}_{name}", patterns, dtype, [len(patterns)]))
             command += [f"--classes {request.classes}", f"--dtypes {','.join(dtypes)}",
-                        f"--seed {request.seed}"]
+                        f"--seed {request.seed or 0}"]
         elif request.dtypes is not None:
             raise UsageError("--dtypes applies to --classes; the dtype of --inputs is the file's")
         if request.inputs is not None:
@@ -750,7 +750,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             request = NewRequest(op=args.new, sizes=args.sizes, dtypes=args.dtypes,
                                  periodic=args.periodic, inputs=args.inputs, classes=args.classes,
-                                 seed=0 if args.seed is None else args.seed)
+                                 seed=args.seed)
             text, summary = new_text(request, args.output, max_elements=args.max_elements,
                                      max_file_bytes=args.max_file_size)
             write_text_atomically(args.output, text)
