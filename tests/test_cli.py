@@ -84,3 +84,29 @@ def test_messages_name_the_program_as_it_was_called(tmp_path, spelling):
         completed = run(spelling, *arguments)
         assert completed.returncode == 2 and completed.stdout == "", completed
         assert len(completed.stderr.splitlines()) == 1 and completed.stderr.startswith(start), completed.stderr
+
+
+def test_only_the_command_being_run_is_imported():
+    """`crtrig cases` imports neither grade nor verify (nor any later command's
+    optional dependencies)."""
+    code = ("import sys\n"
+            "from crtrig.__main__ import main\n"
+            "status = main(['cases', '--quiet', sys.argv[1]])\n"
+            "print(status, ' '.join(sorted(m for m in sys.modules if m.startswith('crtrig.'))))\n")
+    completed = subprocess.run([sys.executable, "-c", code, "/nonexistent.json"], capture_output=True, text=True,
+                               timeout=120)
+    status, modules = completed.stdout.split(" ", 1)
+    assert status == "2" and "crtrig.cases" in modules.split()
+    assert "crtrig.grade" not in modules.split() and "crtrig.verify" not in modules.split()
+
+
+def test_a_command_whose_module_cannot_be_imported_is_a_one_line_error(monkeypatch, capsys):
+    import crtrig.__main__ as entry
+
+    monkeypatch.setattr(entry, "COMMANDS", entry.COMMANDS + (
+        ("needs-extra", "_not_installed_module", "a command needing an extra", "..."),))
+    assert cli_main(["needs-extra", "x", "--flag"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith("crtrig needs-extra: error: this command cannot be loaded (")
+    assert len(captured.err.splitlines()) == 1 and "_not_installed_module" in captured.err
+    assert cli_main(["cases", "/nonexistent.json"]) == 2  # the others still work

@@ -6,6 +6,11 @@ arguments and sets ``func`` to a callable taking the parsed arguments and
 returning the exit status.  ``args.program`` holds the command's name as it
 was called ("crtrig cases" or "python -m crtrig cases"), for messages.
 
+Only the module of the command being run is imported: a first pass finds the
+command, a second configures that one.  So one command's optional
+dependencies (onnx, say) cost the others nothing, and a command whose module
+cannot be imported still gets a one-line error (exit status 2).
+
 Every argument error is one line on stderr and exit status 2.
 """
 
@@ -89,7 +94,27 @@ class _VersionAction(argparse.Action):
         parser.exit(0)
 
 
-def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+def _configure(command: argparse.ArgumentParser, module_name: str) -> None:
+    """Let the command's module add its arguments; if it cannot be imported,
+    make the command an error that says why."""
+    try:
+        module = importlib.import_module(f".{module_name}", __package__)
+    except ImportError as exc:
+        reason = " ".join(str(exc).split())[:200]
+
+        def unavailable(args) -> int:
+            print(f"{args.program}: error: this command cannot be loaded ({reason})", file=sys.stderr)
+            return 2
+
+        command.add_argument("arguments", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+        command.set_defaults(func=unavailable)
+        return
+    module.configure_parser(command)
+
+
+def build_parser(prog: str | None = None, command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the crtrig command.  Every subcommand is listed; only
+    ``command`` (None: every one) is configured, which imports its module."""
     parser = OneLineErrorParser(
         prog=program_name() if prog is None else prog,
         description="crtrig: correctly rounded ONNX window functions, Sin and Cos.",
@@ -99,14 +124,21 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                         "and the SIMD target, and exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, module_name, help_text, description in COMMANDS:
-        command = commands.add_parser(name, help=help_text, description=description)
-        importlib.import_module(f".{module_name}", __package__).configure_parser(command)
-        command.set_defaults(program=command.prog)
+        configured = command is None or command == name
+        subparser = commands.add_parser(name, help=help_text, description=description, add_help=configured)
+        if configured:
+            _configure(subparser, module_name)
+        subparser.set_defaults(program=subparser.prog)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    prog = program_name()
+    # First pass: which command (no command module imported; --help and
+    # --version of crtrig itself, and an unknown command, end here).
+    requested, _ = build_parser(prog, command="").parse_known_args(argv)
+    args = build_parser(prog, command=requested.command).parse_args(argv)
     try:
         return args.func(args)
     except BrokenPipeError:  # e.g. piped into `head`: stop quietly
