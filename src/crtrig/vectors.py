@@ -217,18 +217,25 @@ def shortest_decimal(bits: int, fmt_name: str) -> str:
     return _format_decimal(negative, *best)
 
 
-def value_tokens(array: np.ndarray) -> list["_Raw"]:
+def value_tokens(array: np.ndarray) -> list[str]:
     """JSON tokens of every element of an array of one of the 12 output types
-    (C order): shortest decimals for floats, integers for integer types."""
+    (C order): shortest decimals for floats, integers for integer types.
+    Each distinct value is spelled once (windows repeat every value)."""
     name = reference.format_name(array.dtype)
     flat = array.reshape(-1)
     if name in reference.INTEGER_FORMATS:
-        return [_Raw(str(v)) for v in flat.tolist()]
+        return [str(v) for v in flat.tolist()]
     fmt = reference.FLOAT_FORMATS[name]
     patterns = flat.view(fmt.bits_dtype)
     distinct, positions = np.unique(patterns, return_inverse=True)
-    tokens = [_Raw(shortest_decimal(b, name)) for b in distinct.tolist()]
+    tokens = [shortest_decimal(b, name) for b in distinct.tolist()]
     return [tokens[p] for p in positions.reshape(-1).tolist()]
+
+
+def values_array_token(array: np.ndarray) -> "_Raw":
+    """The JSON array of an array's values, as one verbatim token (one
+    string in memory, not one object per value)."""
+    return _Raw("[" + ", ".join(value_tokens(array)) + "]")
 
 
 # ---------------------------------------------------------------------------
@@ -372,7 +379,7 @@ def fill_text(text: str, path: str, max_elements: int = cases.DEFAULT_MAX_ELEMEN
         spec = case.outputs[index]
         count = math.prod(spec.shape)
         exact = case.op.reference_at(case, index, np.arange(count, dtype=np.int64))
-        raw_output["data"] = {"kind": "values", "values": value_tokens(exact)}
+        raw_output["data"] = {"kind": "values", "values": values_array_token(exact)}
         summary.outputs_filled += 1
         summary.values_filled += count
     try:
@@ -546,10 +553,10 @@ def load_inputs(path: str, max_elements: int, max_file_bytes: int) -> np.ndarray
     return np.ascontiguousarray(array)
 
 
-def _bits_tokens(patterns, fmt_name: str) -> list[_Raw]:
+def _bits_token(patterns, fmt_name: str) -> _Raw:
     fmt = reference.FLOAT_FORMATS[fmt_name]
     array = np.asarray(patterns, dtype=np.uint64).astype(fmt.bits_dtype).view(fmt.dtype)
-    return value_tokens(array)
+    return values_array_token(array)
 
 
 def _window_case(kind_name: str, size: int, dtype: str, periodic: bool) -> dict:
@@ -576,7 +583,7 @@ def _trig_case(name: str, patterns: np.ndarray, fmt_name: str, shape: list[int])
     return {
         "name": name,
         "inputs": {"x": {"dtype": fmt_name, "shape": shape,
-                         "data": {"kind": "values", "values": _bits_tokens(values, fmt_name)}}},
+                         "data": {"kind": "values", "values": _bits_token(values, fmt_name)}}},
         "outputs": {"y": output},
     }
 
