@@ -38,6 +38,8 @@ HAVE_CRTRIG_IMPL = all(
     for name in ("hann_window", "hamming_window", "blackman_window", "sin", "cos")
 )
 needs_crtrig_impl = pytest.mark.skipif(not HAVE_CRTRIG_IMPL, reason="crtrig's functions are not built")
+#: How messages name the command when it runs as ``python -m crtrig cases``.
+MODULE_PROGRAM = f"{os.path.basename(sys.executable)} -m crtrig cases"
 
 
 # ---------------------------------------------------------------------------
@@ -777,7 +779,7 @@ def test_malformed_file_exits_2_with_one_line(tmp_path, kind):
     assert len(lines) == 1, completed.stderr
     (line,) = lines
     assert "Traceback" not in completed.stderr
-    assert line.startswith(f"crtrig cases: error: {bad}: ")
+    assert line.startswith(f"{MODULE_PROGRAM}: error: {bad}: ")
     if case_name is not None:
         assert f": case {case_name}: " in line
     assert fragment in line
@@ -1151,3 +1153,124 @@ def test_cli_default_runs_the_packaged_case_files():
     completed = run_cli_subprocess("--strict")
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr
     assert completed.stdout.splitlines()[-1].endswith(" 0 failed, 0 skipped")
+
+
+# ---------------------------------------------------------------------------
+# The runner in CI: --fail-on-skip, the all-skipped warning, --quiet, --junit
+# ---------------------------------------------------------------------------
+
+
+def ci_files(tmp_path):
+    """mixed.json: a PASS, a FAIL (wrong data) and a SKIP (a feature this
+    runner lacks); skipped.json: only SKIPs (float64 Sin, a missing feature)."""
+    needs_other = window_case("needs_timestamps", 4)
+    needs_other["requires"] = {"features": ["timestamp-query"]}
+    mixed = write_file(tmp_path, [window_case("ok", 4), window_case("wrong", 4, data=[0, 0.5, 1, 0.25]),
+                                  needs_other], name="mixed.json")
+    f64 = trig_case("f64", TRIG_VALUES, "float64")
+    f32_needs_other = trig_case("f32_needs_timestamps", TRIG_VALUES)
+    f32_needs_other["requires"] = {"features": ["timestamp-query"]}
+    skipped = write_file(tmp_path, [f64, f32_needs_other], op="ai.onnx.Sin", name="skipped.json")
+    return mixed, skipped
+
+
+def run_ci(paths, **options):
+    out, err = io.StringIO(), io.StringIO()
+    status = cases.run_cli([str(p) for p in paths], impl=make_impl(), out=out, err=err, **options)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_fail_on_skip_counts_a_skipped_case_as_a_failure(tmp_path):
+    mixed, skipped = ci_files(tmp_path)
+    status, out, _ = run_ci([skipped])
+    assert status == 0 and out.splitlines()[-1] == "0 passed, 0 failed, 2 skipped"
+    status, out, _ = run_ci([skipped], fail_on_skip=True)
+    assert status == 1 and out.splitlines()[-1] == "0 passed, 2 failed, 0 skipped"
+    assert "skipped.json  f64  FAIL" in out and "(--fail-on-skip): float64 sin/cos not supported yet" in out
+    status, out, _ = run_ci([mixed], fail_on_skip=True)
+    assert status == 1 and out.splitlines()[-1] == "1 passed, 2 failed, 0 skipped"
+
+
+def test_a_file_whose_cases_were_all_skipped_gets_a_warning_either_way(tmp_path):
+    mixed, skipped = ci_files(tmp_path)
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({"op": "ai.onnx.Cos", "cases": []}))
+    for fail_on_skip in (False, True):
+        status, _, err = run_ci([mixed, skipped, empty], fail_on_skip=fail_on_skip)
+        assert status == 1
+        assert err.splitlines() == [
+            "crtrig cases: warning: skipped.json: all 2 case(s) were skipped; nothing was checked",
+            "crtrig cases: warning: empty.json: the file has no cases; nothing was checked",
+        ]
+    status, _, err = run_ci([mixed])  # one case of three skipped: no warning
+    assert status == 1 and err == ""
+
+
+def test_quiet_prints_failures_and_the_summary_only(tmp_path):
+    mixed, skipped = ci_files(tmp_path)
+    status, out, err = run_ci([mixed, skipped], quiet=True)
+    assert status == 1
+    lines = out.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("mixed.json  wrong  FAIL  checked 4 of 4")
+    assert lines[1] == "1 passed, 1 failed, 3 skipped"
+    assert "all 2 case(s) were skipped" in err  # warnings are not results: still printed
+    status, out, _ = run_ci([skipped], quiet=True, fail_on_skip=True)
+    assert status == 1 and len(out.splitlines()) == 3  # the two skips are failures now
+
+
+#: A case name with characters XML 1.0 cannot hold (a control character, a lone
+#: surrogate from a \\ud800 escape) and ones it must escape.
+HOSTILE_NAME = 'a\x01b<c>&"d\'\ud800e\U0001f600'
+
+
+def junit_report(path):
+    """The parsed report (expat: refuses anything that is not well-formed XML)."""
+    import xml.etree.ElementTree as ElementTree
+
+    return ElementTree.parse(path).getroot()
+
+
+def test_junit_report_is_valid_xml_with_one_testsuite_per_file(tmp_path):
+    mixed, skipped = ci_files(tmp_path)
+    hostile = write_file(tmp_path, [window_case(HOSTILE_NAME, 4, data=[0, 0.5, 1, 0.5001])], name="hostile.json")
+    report = tmp_path / "report.xml"
+    status, out, _ = run_ci([mixed, skipped, hostile], junit=str(report))
+    assert status == 1
+    root = junit_report(report)
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("skipped"), root.get("errors")) == ("6", "2", "3", "0")
+    suites = root.findall("testsuite")
+    assert [s.get("name") for s in suites] == ["mixed.json", "skipped.json", "hostile.json"]
+    assert [(s.get("tests"), s.get("failures"), s.get("skipped")) for s in suites] == [
+        ("3", "1", "1"), ("2", "0", "2"), ("1", "1", "0")]
+    ok, wrong, needs = suites[0].findall("testcase")
+    assert (ok.get("classname"), ok.get("name")) == ("mixed.json", "ok")
+    assert ok.find("failure") is None and ok.find("skipped") is None
+    assert ok.find("system-out").text == out.splitlines()[0]  # the result line
+    assert "element 3" in wrong.find("failure").get("message")
+    assert "timestamp-query" in needs.find("skipped").get("message")
+    (case,) = suites[2].findall("testcase")
+    assert case.get("name") == "a\\x01b<c>&\"d'\\ud800e\U0001f600"  # escaped, not dropped
+    assert float(case.get("time")) >= 0
+    # --fail-on-skip: the skips are failures in the report too
+    run_ci([skipped], junit=str(report), fail_on_skip=True)
+    (suite,) = junit_report(report).findall("testsuite")
+    assert (suite.get("failures"), suite.get("skipped")) == ("2", "0")
+    assert all(c.find("failure") is not None for c in suite.findall("testcase"))
+
+
+def test_junit_report_of_a_malformed_file_and_of_an_unwritable_path(tmp_path, capsys):
+    good = write_file(tmp_path, [window_case("fine", 4)], name="good.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text(MALFORMED["output_datatype_disagrees"][0]())
+    report = tmp_path / "report.xml"
+    status, out, err = run_ci([good, bad], junit=str(report))
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    (suite,) = junit_report(report).findall("testsuite")
+    assert suite.get("errors") == "1" and "output_datatype" in suite.find("testcase/error").get("message")
+    # A report that cannot be written: one line, exit 2, before any case runs.
+    for target in (tmp_path / "missing_dir" / "r.xml", tmp_path):
+        completed = run_main_in_process(capsys, "cases", good, "--junit", target)
+        assert completed.returncode == 2 and completed.stdout == ""
+        assert completed.stderr.startswith("crtrig cases: error: --junit ") and len(completed.stderr.splitlines()) == 1
+    assert not list(tmp_path.glob(".*.tmp"))

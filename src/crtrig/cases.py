@@ -1,4 +1,7 @@
-"""Case-file runner: ``python -m crtrig cases [FILE ...] [--strict] [--all]``.
+"""Case-file runner: ``crtrig cases [FILE ...] [--strict] [--all] [--quiet]
+[--fail-on-skip] [--junit FILE]`` (also ``python -m crtrig cases``; the
+generators ``--fill`` and ``--new`` of the same command live in
+:mod:`crtrig.vectors`).
 
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
@@ -53,8 +56,18 @@ messages quote at most a short excerpt of a value.
 Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
 means adding one entry.
 
-Exit status: 2 if any file is malformed or unreadable (nothing is run then),
-otherwise 1 if any case failed, otherwise 0.
+For CI: ``--fail-on-skip`` reports and counts a skipped case as a failure; a
+file none of whose cases ran (all skipped, or no cases) gets a warning line
+on stderr either way; ``--quiet`` prints only the failed cases and the
+summary; ``--junit FILE`` also writes a JUnit XML report (:mod:`crtrig._junit`:
+one testsuite per file, one testcase per case; written atomically, also for
+a malformed file, whose testsuite then holds an error).  Messages start with
+the command's name as it was called ("crtrig cases" or "python -m crtrig
+cases").
+
+Exit status: 2 if any file is malformed or unreadable (nothing is run then)
+or the JUnit report cannot be written, otherwise 1 if any case failed (with
+``--fail-on-skip``: or was skipped), otherwise 0.
 """
 
 from __future__ import annotations
@@ -68,6 +81,7 @@ import os
 import re
 import stat
 import sys
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation, localcontext
@@ -76,7 +90,8 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import reference
+from . import _junit, reference
+from ._output import OutputError, check_writable_target, write_text_atomically
 
 #: Optional hardware features this CPU runner provides.
 SUPPORTED_FEATURES = frozenset({"shader-f16"})
@@ -838,8 +853,9 @@ def parse_case_file(text: str, path: str, label: str | None = None,
     return CaseFile(path=path, label=label or os.path.basename(path), op=op, cases=cases)
 
 
-def _read_regular_file(path: str, max_bytes: int) -> str:
-    """The text of a regular file of at most ``max_bytes`` bytes.
+def read_regular_file_bytes(path: str, max_bytes: int, limit_option: str = "--max-file-size") -> bytes:
+    """The bytes of a regular file of at most ``max_bytes`` bytes; raises
+    MalformedCaseFile (no case) otherwise.
 
     os.stat comes first, because opening a FIFO blocks until a writer
     appears; the file is then opened without blocking and checked again (it
@@ -853,7 +869,7 @@ def _read_regular_file(path: str, max_bytes: int) -> str:
             raise refuse("cannot read file: not a regular file")
         if info.st_size > max_bytes:
             raise refuse(f"cannot read file: {info.st_size} bytes, more than the limit of "
-                         f"{max_bytes} (--max-file-size)")
+                         f"{max_bytes} ({limit_option})")
 
     try:
         check(os.stat(path))
@@ -871,11 +887,17 @@ def _read_regular_file(path: str, max_bytes: int) -> str:
         if descriptor is not None:
             os.close(descriptor)
     if len(data) > max_bytes:
-        raise refuse(f"cannot read file: more than the limit of {max_bytes} bytes (--max-file-size)")
+        raise refuse(f"cannot read file: more than the limit of {max_bytes} bytes ({limit_option})")
+    return data
+
+
+def _read_regular_file(path: str, max_bytes: int) -> str:
+    """The text of a regular UTF-8 file of at most ``max_bytes`` bytes."""
+    data = read_regular_file_bytes(path, max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise refuse(f"cannot read file: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+        raise MalformedCaseFile(path, None, f"cannot read file: not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
 
 def load_case_file(path: str | os.PathLike, max_elements: int = DEFAULT_MAX_ELEMENTS,
@@ -1157,7 +1179,10 @@ def _positive_int(text: str) -> int:
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    """Add the ``cases`` arguments to an (sub)parser."""
+    """Add the ``cases`` arguments to an (sub)parser.
+
+    ``func`` reads ``args.program`` (the command's name as called, set by
+    ``crtrig.__main__``) for its messages."""
     parser.add_argument(
         "files",
         nargs="*",
@@ -1201,28 +1226,78 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         metavar="BYTES",
         help=f"do not read larger files (default 64 MiB = {DEFAULT_MAX_FILE_BYTES})",
     )
-    parser.set_defaults(
-        func=lambda args: run_cli(
-            args.files,
-            strict=args.strict,
-            check_limit=args.check_limit,
-            max_elements=args.max_elements,
-            max_file_bytes=args.max_file_size,
-        )
+    parser.add_argument(
+        "--fail-on-skip",
+        action="store_true",
+        help="count a skipped case as a failure (exit status 1)",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="print only the failed cases and the summary",
+    )
+    parser.add_argument(
+        "--junit",
+        metavar="FILE",
+        help="also write a JUnit XML report to FILE (one testsuite per case file)",
+    )
+    parser.set_defaults(func=run_args)
+
+
+def run_args(args: argparse.Namespace) -> int:
+    """Run the ``cases`` command from parsed arguments."""
+    return run_cli(
+        args.files,
+        strict=args.strict,
+        check_limit=args.check_limit,
+        max_elements=args.max_elements,
+        max_file_bytes=args.max_file_size,
+        quiet=args.quiet,
+        fail_on_skip=args.fail_on_skip,
+        junit=args.junit,
+        program=getattr(args, "program", PROGRAM),
     )
 
 
-def _error(stream, message: str) -> None:
-    print(f"{PROGRAM}: error: {message}", file=stream)
+def _error(stream, message: str, program: str = PROGRAM) -> None:
+    print(f"{program}: error: {message}", file=stream)
+
+
+def _junit_load_error(path: str, message: str) -> _junit.TestSuite:
+    return _junit.TestSuite(path, [_junit.TestCase("(load)", "ERROR", message, message)])
+
+
+def _write_junit(path: str, suites: list[_junit.TestSuite], err, program: str) -> bool:
+    try:
+        write_text_atomically(path, _junit.junit_xml(program, suites))
+    except OutputError as exc:
+        _error(err, f"--junit {_excerpt(path, 200)}: {exc}", program)
+        return False
+    return True
 
 
 def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
             check_limit: int | None = DEFAULT_CHECK_LIMIT,
             max_elements: int = DEFAULT_MAX_ELEMENTS,
-            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> int:
-    """Validate all files, run every case, print results; return exit status."""
+            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+            quiet: bool = False, fail_on_skip: bool = False, junit: str | None = None,
+            program: str = PROGRAM) -> int:
+    """Validate all files, run every case, print results; return exit status.
+
+    ``quiet``: print only failed cases and the summary.  ``fail_on_skip``: a
+    skipped case is reported and counted as a failure.  A file with no case
+    that ran (all skipped, or none at all) gets a warning line on ``err``
+    either way.  ``junit``: also write a JUnit XML report there (also when a
+    file is malformed: the report then holds an error for it).  ``program``
+    starts every message (how the command was called)."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    if junit is not None:
+        try:
+            check_writable_target(junit)
+        except OutputError as exc:
+            _error(err, f"--junit {_excerpt(junit, 200)}: {exc}", program)
+            return 2
     case_files: list[CaseFile] = []
     try:
         if files:
@@ -1232,17 +1307,24 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
         else:
             packaged = packaged_case_files()
             if not packaged:
-                _error(err, "no case files given and none are installed in crtrig/cases")
+                _error(err, "no case files given and none are installed in crtrig/cases", program)
                 return 2
             for name, text in packaged:
                 case_files.append(parse_case_file(text, name, label=name, max_elements=max_elements))
     except MalformedCaseFile as exc:
-        _error(err, str(exc))
+        _error(err, str(exc), program)
+        if junit is not None:
+            _write_junit(junit, [_junit_load_error(exc.path, str(exc))], err, program)
         return 2
 
     passed = failed = skipped = 0
+    suites: list[_junit.TestSuite] = []
     for case_file in case_files:
+        suite = _junit.TestSuite(case_file.label)
+        suites.append(suite)
+        skipped_here = 0
         for case in case_file.cases:
+            start = time.perf_counter()
             try:
                 result = run_case(case, case_file.label, strict, impl, check_limit)
             except Exception as exc:  # never let a traceback escape the CLI
@@ -1252,12 +1334,27 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
                     "FAIL",
                     reason=f"runner error {type(exc).__name__}: {_excerpt(str(exc), 200)}",
                 )
-            print(result.line(), file=out)
+            seconds = time.perf_counter() - start
+            if result.status == "SKIP":
+                skipped_here += 1
+                if fail_on_skip:
+                    result.status = "FAIL"
+                    result.reason = f"skipped, counted as a failure (--fail-on-skip): {result.reason}"
+            line = result.line()
+            if not quiet or result.status == "FAIL":
+                print(line, file=out)
+            suite.cases.append(_junit.TestCase(case.name, result.status, result.reason, line, seconds))
             if result.status == "PASS":
                 passed += 1
             elif result.status == "FAIL":
                 failed += 1
             else:
                 skipped += 1
+        if skipped_here == len(case_file.cases):
+            what = (f"all {skipped_here} case(s) were skipped" if skipped_here
+                    else "the file has no cases")
+            print(f"{program}: warning: {case_file.label}: {what}; nothing was checked", file=err)
     print(f"{passed} passed, {failed} failed, {skipped} skipped", file=out)
+    if junit is not None and not _write_junit(junit, suites, err, program):
+        return 2
     return 1 if failed else 0

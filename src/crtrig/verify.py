@@ -506,13 +506,14 @@ def _plan(args, fmt: reference.FloatFormat, use_oracle: bool, target: int) -> tu
     return description, chunks
 
 
-def _usage_error(message: str) -> int:
-    print(f"{PROGRAM}: error: {message}", file=sys.stderr)
+def _usage_error(message: str, program: str = PROGRAM) -> int:
+    print(f"{program}: error: {message}", file=sys.stderr)
     return 2
 
 
 def run(args) -> int:
     out = sys.stdout
+    program = getattr(args, "program", PROGRAM)  # the name it was called by (crtrig.__main__)
     fmt = reference.FLOAT_FORMATS[args.dtype]
 
     oracle_problem = None
@@ -531,12 +532,12 @@ def run(args) -> int:
         _check_arguments(args, fmt, use_oracle, oracle_problem)
         targets = resolve_targets(args.target)
     except UsageError as exc:
-        return _usage_error(str(exc))
+        return _usage_error(str(exc), program)
 
     description, _ = _plan(args, fmt, use_oracle, targets[0][0])
     jobs = args.jobs
     names = ", ".join(name for _, name in targets)
-    print(f"{PROGRAM}: {args.function} {fmt.name}, {description}, "
+    print(f"{program}: {args.function} {fmt.name}, {description}, "
           f"target{'s' if len(targets) > 1 else ''} {names}, up to {jobs} job{'s' if jobs > 1 else ''}",
           file=out)
     if use_oracle:
