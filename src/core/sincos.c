@@ -267,7 +267,7 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
-    if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT32)
+    if ((unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     return crtrig_sincos_array(func, dtype, in, in_stride, out, out_stride, count);
 }

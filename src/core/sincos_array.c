@@ -1,4 +1,6 @@
-/* The sin/cos array kernels for float32, bfloat16 and float16.
+/* The sin/cos array kernels for float32, bfloat16 and float16 (and float64,
+ * whose first pass is sincos64_pass.h; its method and bound are in
+ * sincos64_core.h).
  *
  * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
  *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
@@ -48,13 +50,24 @@
 
 enum { BLOCK = 256 };
 
+/* The input element at p as a double (float64: its bits, NaNs unchanged). */
+static double load_element(crtrig_dtype dtype, const char *p)
+{
+    double v;
+    if (dtype != CRTRIG_FLOAT64)
+        return crtrig_trig_load(dtype, p);
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 /* Second pass for one element of dtype: all stages from the double stage (or
- * from double-double if the first pass already played the double stage's part). */
+ * from double-double if the first pass already played the double stage's part;
+ * float64 always starts at double-double, crtrig_trig_value skips the double stage). */
 static int decide_element(int func, crtrig_dtype dtype, int already_tried_double,
                           const char *in_slot, char *out_slot)
 {
     double v;
-    int rc = crtrig_trig_value((crtrig_trig_func)func, crtrig_trig_load(dtype, in_slot), dtype,
+    int rc = crtrig_trig_value((crtrig_trig_func)func, load_element(dtype, in_slot), dtype,
                                already_tried_double ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
                                0, NULL, &v);
     if (rc == CRTRIG_OK)
@@ -66,9 +79,9 @@ int crtrig_sincos_array_with(const crtrig_target *target, crtrig_trig_func func,
                              const char *in, ptrdiff_t in_stride,
                              char *out, ptrdiff_t out_stride, size_t count)
 {
-    char in_copy[4 * BLOCK], out_copy[4 * BLOCK];
+    char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
-    const ptrdiff_t size = dtype == CRTRIG_FLOAT32 ? 4 : 2;
+    const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
     for (start = 0; start < count; start += BLOCK) {

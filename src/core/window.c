@@ -25,8 +25,9 @@
  * Stages (Ziv): each computes w~ with a proven bound |w~ - w| <= eps w, forms
  * endpoints lo <= w <= hi and rounds both; rounding is monotone, so if they
  * agree, that is the correctly rounded w.  Otherwise the next stage runs.
- *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; not for
- *                   float64 outputs); what it leaves undecided goes on below
+ *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; for
+ *                   float64 outputs window64_pass.h, double-double, bound about
+ *                   2^-66 w); what it leaves undecided goes on below
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
@@ -282,6 +283,42 @@ static int window_blocks(crtrig_window_kind kind, uint64_t size, uint64_t D, crt
     return CRTRIG_OK;
 }
 
+/* float64 outputs, normal operation (1 <= D <= 2^52): the float64 SIMD pass
+ * (window64_pass.h, counted as the double stage) over blocks of the first half
+ * n <= D/2, the elements it leaves undecided through window_element (from
+ * double-double), and past the middle w[n] = w[D - n] copied. */
+static int window_blocks64(crtrig_window_kind kind, uint64_t size, uint64_t D, int multi_bits,
+                           char *out, ptrdiff_t stride, crtrig_stage_counts *counts)
+{
+    crtrig_window_pass_fn first_pass = crtrig_active_target()->window_pass[CRTRIG_FLOAT64];
+    const uint64_t last = D / 2 < size - 1 ? D / 2 : size - 1;  /* last computed n */
+    double values[BLOCK];
+    unsigned char undecided[BLOCK];
+    uint64_t start, n;
+    for (start = 0; start <= last; start += BLOCK) {
+        size_t count = last - start + 1 < BLOCK ? (size_t)(last - start + 1) : BLOCK, i;
+        first_pass((int)kind, (double)start, (double)D, count, (char *)values, undecided);
+        for (i = 0; i < count; i++) {
+            double v = values[i];
+            if (undecided[i]) {
+                int rc = window_element(kind, start + i, D, CRTRIG_FLOAT64, CRTRIG_STAGE_DOUBLE_DOUBLE,
+                                        multi_bits, counts, &v);
+                if (rc != CRTRIG_OK)
+                    return rc;
+            } else if (counts) {
+                counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+            }
+            memcpy(out + (ptrdiff_t)(start + i) * stride, &v, sizeof v);
+        }
+    }
+    for (n = last + 1; n < size; n++) {
+        memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, sizeof(double));
+        if (counts)
+            counts->mirrored++;
+    }
+    return CRTRIG_OK;
+}
+
 int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts)
@@ -300,6 +337,9 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
     D = periodic ? (uint64_t)size : (uint64_t)size - 1;
     if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
         return window_blocks(kind, (uint64_t)size, D, dtype, fmt, multi_bits, out, stride, counts);
+    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt == CRTRIG_FLOAT64 && D > 0 &&
+        D <= CRTRIG_WINDOW64_PASS_MAX_D)
+        return window_blocks64(kind, (uint64_t)size, D, multi_bits, out, stride, counts);
     /* w[n] = w[D - n]: past the middle, copy the element already computed. */
     for (n = 0; n < (uint64_t)size; n++) {
         double v;

@@ -1,0 +1,149 @@
+/* The first pass of the float64 sin/cos array kernel: one source compiled once
+ * per SIMD target (simd_*.c), vectorized by the compiler.  The method, the
+ * reductions and the error bounds are in sincos64_core.h.
+ *
+ * Every lane is classified from its bits (no comparison touches a NaN):
+ *   |x| < 2^-27 (zeros and subnormals included): sin(x) rounds to x and cos(x) to 1.
+ *     For 0 < |x| < 2^-26, |sin x - x| < |x|^3/6 is below half the gap from x towards
+ *     zero (2^(E-54) for x = +-2^E, 2^(E-53) otherwise, 2^E <= |x| < 2^(E+1), E <= -27:
+ *     2^(3E)/6 < 2^(E-54) and 2^(3E+3)/6 < 2^(E-53)); for 0 < |x| < 2^-27,
+ *     0 < 1 - cos x < x^2/2 < 2^-55, half the gap below 1.  Both results are
+ *     copied from the bits: no flag, exact for +-0 too (sin keeps the sign).
+ *   inf and NaN: undecided = 1, for the scalar path (NaN quiet, inf -> NaN with
+ *     FE_INVALID).  Their lanes (and the tiny ones) compute on x = 1 instead.
+ *   otherwise: reduction (Cody-Waite for |x| < 2^17 when the whole chunk allows it,
+ *     otherwise the exact large reduction for every lane), sc64_eval, the bound
+ *     (evaluation + reduction delta) and sc64_round: undecided = 2 when the two
+ *     roundings differ, 0 when out[i] is the correctly rounded result.
+ * No intermediate overflows or underflows (sincos64_core.h), so finite inputs
+ * raise no flag but inexact.
+ */
+#include "pass_common.h"
+#include "sincos64_core.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define SC64_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define SC64_VECTORIZE
+#endif
+
+enum { SC64_CHUNK = 256 };
+
+/* One lane, computed for every lane whatever its class: |x| is clamped (on the
+ * bits, by integer min and max) into [2^-27, the largest double] for the large
+ * reduction or [2^-27, 2^17) for the small one, so that tiny, inf and NaN lanes
+ * compute harmlessly.  Returns the rounded result's bits and sets *flag to 2 if
+ * the rounding test fails, else 0.  sc64_fix_classes then overrides the tiny and
+ * special lanes.  (Selecting x = 1 for those lanes instead would let the
+ * compiler specialize the computation under a condition, which it then cannot
+ * vectorize.)  large selects the reduction (a constant in each loop). */
+KD_INLINE uint64_t sc64_lane(int func, int large, uint64_t b, uint64_t *flag, kdd_t *value,
+                             double *bound_out)
+{
+    const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
+    int64_t a = (int64_t)(b & SC64_ABS_MASK);
+    double x;
+    a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
+    a = a > limit ? limit : a;
+    x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
+    uint64_t kbits, differ;
+    double delta, bound, y;
+    kdd_t r, R;
+    if (large) {
+        r = sc64_reduce_large(x, &kbits);
+        delta = 0x1p-102 * fabs(r.hi) + 0x1p-133;
+    } else {
+        double kd;
+        r = sc64_reduce_small(x, &kbits, &kd);
+        delta = 0x1p-119 * fabs(kd) + 0x1p-105 * fabs(r.hi);
+    }
+    R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
+    bound = bound + delta;
+    y = sc64_round(R, bound, &differ);
+    *value = R;
+    *bound_out = bound;
+    *flag = differ << 1;
+    return sc64_to_bits(y);
+}
+
+#define SC64_CHUNK_LOOP(LARGE)                                                  \
+    for (i = 0; i < n; i++) {                                                   \
+        uint64_t b, o;                                                          \
+        kdd_t v;                                                                \
+        double e;                                                               \
+        memcpy(&b, in + 8 * i, sizeof b);                                       \
+        o = sc64_lane(func, LARGE, b, &flags[i], &v, &e);                       \
+        memcpy(out + 8 * i, &o, sizeof o);                                      \
+    }
+
+SC64_VECTORIZE static void sc64_chunk_small(int func, const char *in, char *out, size_t n,
+                                            uint64_t *flags)
+{
+    size_t i;
+    SC64_CHUNK_LOOP(0)
+}
+
+SC64_VECTORIZE static void sc64_chunk_large(int func, const char *in, char *out, size_t n,
+                                            uint64_t *flags)
+{
+    size_t i;
+    SC64_CHUNK_LOOP(1)
+}
+
+/* The tiny and special lanes: sin(x) = x, cos(x) = 1 (decided), inf and NaN
+ * undecided = 1 (out gets x); the flags become the undecided bytes. */
+SC64_VECTORIZE static void sc64_fix_classes(int func, const char *in, char *out, size_t n,
+                                            const uint64_t *flags, unsigned char *undecided)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t b, a, o;
+        memcpy(&b, in + 8 * i, sizeof b);
+        memcpy(&o, out + 8 * i, sizeof o);
+        a = b & SC64_ABS_MASK;
+        o = a < SC64_TINY_BITS ? (func ? SC64_ONE_BITS : b) : a >= SC64_INF_BITS ? b : o;
+        memcpy(out + 8 * i, &o, sizeof o);
+        undecided[i] = (unsigned char)(a < SC64_TINY_BITS ? 0u : a >= SC64_INF_BITS ? 1u : flags[i]);
+    }
+}
+
+/* First pass over count contiguous doubles (in and out may be unaligned but must
+ * not overlap): out[i] and undecided[i] as described at the top.  Chunks whose
+ * finite |x| are all below 2^17 use the Cody-Waite reduction, others the large
+ * one for every lane. */
+SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, char *out,
+                                                       size_t count, unsigned char *undecided)
+{
+    uint64_t flags[SC64_CHUNK];
+    size_t start, i;
+    for (start = 0; start < count; start += SC64_CHUNK) {
+        size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
+        const char *src = in + 8 * start;
+        uint64_t any_large = 0;
+        for (i = 0; i < n; i++) {
+            uint64_t b;
+            memcpy(&b, src + 8 * i, sizeof b);
+            any_large |= (b & SC64_ABS_MASK) - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
+        }
+        if (any_large)
+            sc64_chunk_large(func, src, out + 8 * start, n, flags);
+        else
+            sc64_chunk_small(func, src, out + 8 * start, n, flags);
+        sc64_fix_classes(func, src, out + 8 * start, n, flags, undecided + start);
+    }
+}
+
+/* Test hook: the unrounded value R = *hi + *lo and the bound *e (evaluation and
+ * reduction) of the pass for one finite x with |x| >= 2^-27, through the small
+ * (large = 0, |x| < 2^17) or the large reduction.  Returns the lane's flag
+ * (0, or 2 when the rounding test fails). */
+int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi, double *lo,
+                                       double *e)
+{
+    uint64_t flag;
+    kdd_t v;
+    sc64_lane(func, large, sc64_to_bits(x), &flag, &v, e);
+    *hi = v.hi;
+    *lo = v.lo;
+    return (int)flag;
+}
