@@ -3,6 +3,7 @@
 
     python tools/gen_sincos64_tables.py > src/core/sincos64_tables.c
     python tools/gen_sincos64_tables.py --constants      # the header's constants
+    python tools/gen_sincos64_tables.py --min-reduced    # the smallest reduced argument
 
 Tables (written as C):
 - CRTRIG_SC64_SIN[256][2]: sin(j pi/128) as a double-double, hi = RN(s), lo = RN(s - hi).
@@ -142,10 +143,41 @@ def print_tables():
     print("};")
 
 
+def min_reduced_argument():
+    """The smallest |x 128/pi - k| over doubles x >= 2^-6 and integers k != 0, bounded
+    below per binade 2^E <= x < 2^(E+1) (x = M 2^(E-52), M < 2^53) by ||q a|| with
+    a = 2^(E-52) 128/pi mod 1 and q the last continued-fraction denominator of a below
+    2^53 (no 0 < M < 2^53 does better: best approximation).  Returns (bound, q, E - 52)."""
+    smallest = None
+    inv = 128 / mpmath.pi
+    for e in range(-6 - 52, 1024 - 52):
+        a = inv * mpmath.mpf(2) ** e
+        a -= mpmath.floor(a)
+        p0, q0, p1, q1, t = 0, 1, 1, 0, a
+        while True:
+            digit = int(mpmath.floor(t))
+            p2, q2 = digit * p1 + p0, digit * q1 + q0
+            if q2 >= 2 ** 53:
+                break
+            p0, q0, p1, q1 = p1, q1, p2, q2
+            t = 1 / (t - digit)
+        assert p1 >= 1
+        d = abs(q1 * a - p1)
+        if smallest is None or d < smallest[0]:
+            smallest = (d, q1, e)
+    return smallest
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--constants", action="store_true", help="print the header constants instead")
+    parser.add_argument("--min-reduced", action="store_true",
+                        help="print a lower bound of |x 128/pi - k| over all doubles (k != 0)")
     args = parser.parse_args()
+    if args.min_reduced:
+        d, q, e = min_reduced_argument()
+        print("|x 128/pi - k| >= 2^%.2f, attained at x = %s" % (float(mpmath.log(d, 2)), float(q * 2 ** e).hex()))
+        return
     if not args.constants:
         print_tables()
         return

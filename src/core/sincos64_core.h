@@ -250,7 +250,8 @@ KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
  * otherwise |x 128/pi - k| >= 2^-61.54 for every double x (the minimum over each
  * binade of ||M a||, a = 2^(E-52) 128/pi mod 1, M < 2^53, is at least ||q a|| for the
  * last continued-fraction denominator q < 2^53 of a: tools/gen_sincos64_tables.py
- * --min-reduced computes it, attained near x = 0x1.6ac5b262ca1ffp+849), so
+ * --min-reduced computes it; attained at x = 0x1.6ac5b262ca1ffp+843, 2^-6 times the
+ * hardest case modulo pi/2), so
  * |r*| >= 2^-66.9 and |r_h| >= 2^-66.9 - 2^-94 (the reductions' delta).
  */
 KD_INLINE kdd_t sc64_eval(uint64_t j, double r_h, double r_l, double *bound)
