@@ -246,18 +246,22 @@ def _hex_rows(text):
 
 
 def test_sin_table_and_reduction_rows():
-    """CRTRIG_SC64_SIN: hi = RN(sin(j pi/128)), lo = RN(sin - hi).  CRTRIG_SC64_ROWS:
+    """CRTRIG_SC64_SINCOS: {S_h, S_l, C_h, C_l} with hi = RN(v), lo = RN(v - hi) for
+    v = sin(j pi/128) and cos(j pi/128).  CRTRIG_SC64_ROWS:
     for E0 = -27 + 16 i, F = (2^(E0-52) 128/pi) mod 256: C0 = 512 + F truncated to
     multiples of 2^-43, C1 and C2 the next 53-bit pieces (to 2^-96, 2^-149), C3 = RN(rest)."""
     tables = _source("sincos64_tables.c")
-    sin_rows = _hex_rows(re.search(r"CRTRIG_SC64_SIN\[256\]\[2\] = \{(.*?)\n\};", tables, re.S).group(1))
+    sin_rows = _hex_rows(re.search(r"CRTRIG_SC64_SINCOS\[256\]\[4\] = \{(.*?)\n\};", tables, re.S).group(1))
     red_rows = _hex_rows(re.search(r"CRTRIG_SC64_ROWS\[CRTRIG_SC64_ROW_COUNT\]\[4\] = \{(.*?)\n\};",
                                    tables, re.S).group(1))
     assert len(sin_rows) == 256 and len(red_rows) == 66
     with mpmath.workprec(400):
-        for j, (hi, lo) in enumerate(sin_rows):
-            s = mpmath.sin(mpmath.pi * j / 128) if j % 64 else mpmath.mpf([0, 1, 0, -1][j // 64])
-            assert hi == float(s) and lo == float(s - mp_exact(hi)), j
+        for j, (s_hi, s_lo, c_hi, c_lo) in enumerate(sin_rows):
+            exact = [0, 1, 0, -1]
+            s = mpmath.sin(mpmath.pi * j / 128) if j % 64 else mpmath.mpf(exact[j // 64])
+            c = mpmath.cos(mpmath.pi * j / 128) if j % 64 else mpmath.mpf(exact[(j + 64) % 256 // 64])
+            assert s_hi == float(s) and s_lo == float(s - mp_exact(s_hi)), j
+            assert c_hi == float(c) and c_lo == float(c - mp_exact(c_hi)), j
     with mpmath.workprec(1500):
         inv = 128 / mpmath.pi
         for i, (c0, c1, c2, c3) in enumerate(red_rows):

@@ -6,7 +6,9 @@
     python tools/gen_sincos64_tables.py --min-reduced    # the smallest reduced argument
 
 Tables (written as C):
-- CRTRIG_SC64_SIN[256][2]: sin(j pi/128) as a double-double, hi = RN(s), lo = RN(s - hi).
+- CRTRIG_SC64_SINCOS[256][4]: {S_h, S_l, C_h, C_l} with S_h + S_l = sin(j pi/128) and
+  C_h + C_l = cos(j pi/128) = sin((j + 64) pi/128) as double-doubles, hi = RN(v),
+  lo = RN(v - hi) (one index gives all four: one gather index per lane).
 - CRTRIG_SC64_ROWS[66][4]: the large-argument reduction rows.  Row i serves the
   exponents E = E0 .. E0 + 15 of |x| (2^E <= |x| < 2^(E+1)), E0 = -27 + 16 i.
   With W = 2^(E0 - 52) 128/pi and F = W mod 256 (a real in [0, 256)):
@@ -132,9 +134,11 @@ def print_tables():
     print(" * sincos64_core.h for what the entries are. */")
     print('#include "sincos64_tables.h"')
     print()
-    print("const double CRTRIG_SC64_SIN[256][2] = {")
-    for j, (hi, lo) in enumerate(sin_table()):
-        print("    {%s, %s}, /* %d */" % (hi.hex(), lo.hex(), j))
+    print("const double CRTRIG_SC64_SINCOS[256][4] = {")
+    table = sin_table()
+    for j, (hi, lo) in enumerate(table):
+        c_hi, c_lo = table[(j + 64) % 256]
+        print("    {%s, %s, %s, %s}, /* %d */" % (hi.hex(), lo.hex(), c_hi.hex(), c_lo.hex(), j))
     print("};")
     print()
     print("const double CRTRIG_SC64_ROWS[CRTRIG_SC64_ROW_COUNT][4] = {")

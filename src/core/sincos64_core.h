@@ -82,7 +82,8 @@ static const double SC64_C8 = 0x1.a01a01a01a01ap-16;
  *   |h| <= (|r_h| + |kd| 2^-67.3)(1 + 3e):
  *   |r_h + r_l - r*| <= |kd| (2^-123.33 + 2^-119.31 (1 + 3e)) + e^2 |r_h| (1 + 4e)
  *                    <= |kd| 2^-119.2 + 2^-105.9 |r_h|.
- * The callers use delta = |kd| 2^-119 + 2^-105 |r_h|.  |r_h| <= (1/2 + 2^-28) pi/128.
+ * The callers use delta = |kd| 2^-119; sc64_eval's 2^-99 |r_h| term covers the rest.
+ * |r_h| <= (1/2 + 2^-28) pi/128.
  */
 KD_INLINE kdd_t sc64_reduce_small(double x, uint64_t *kbits, double *kd_out)
 {
@@ -183,11 +184,12 @@ KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
 /* The evaluation.  Given j (mod 256) and r_h, r_l with |r_h| <= rho = 0.01236
  * (> (1/2 + 2^-25) pi/128) and |r_l| <= e |r_h|, returns R = R_h + R_l (|R_l| <= e |R_h|)
  * and *bound with |R - F| <= *bound, F = sin(j pi/128 + r_h + r_l):
- *   *bound = 2^-52 |r_h| z + 2^-53 |S_h| z^2 + 2^-99 (|S_h| + |r_h|),  z = RN(r_h^2).
- * The caller adds the error delta of r_h + r_l (F is 1-Lipschitz in r).
+ *   *bound = 2^-52 |rz| + 2^-78 |S_h| + 2^-99 |r_h|,  rz = RN(r_h RN(r_h^2)) ~ r_h^3.
+ * The caller adds the error delta of r_h + r_l (F is 1-Lipschitz in r); the 2^-99 |r_h|
+ * term has room for 2^-105 |r_h| of it (the small reduction's relative part).
  *
- * Table: S_h + S_l = sin(j pi/128)(1 + t), C_h + C_l = cos(j pi/128)(1 + t'),
- * |t|, |t'| <= 2^-107.3 (exact 0, +-1 at j = 0 mod 64), |S_l| <= e |S_h|.
+ * Table (one index): S_h + S_l = sin(j pi/128)(1 + t), C_h + C_l = cos(j pi/128)(1 + t'),
+ * |t|, |t'| <= 2^-107.3 (exact 0, +-1 at j = 0 mod 64), |S_l| <= e |S_h|, |C_l| <= e |C_h|.
  *
  * Code, with r = r_h + r_l, G = cos(r) - 1, Sg = sin(r) - r,
  * F = S + S G + C r + C Sg:
@@ -197,9 +199,9 @@ KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
  *   g_h = -z/2 (exact), pc = (C8 z + C6) z + C4, g_t = r_h r_l + zl/2,
  *   g_l = RN(z z) pc - g_t                               ~ cos(r) - 1 - g_h;
  *   b = C_h r_h, d = S_h g_h (kd_two_prod, exact);
- *   (t_h, t_l) = two_sum(S_h, b_h); (v_h, v_l) = fast_two_sum(t_h, d_h): exact.  If
- *     S_h = 0 then d = 0; otherwise |S_h| >= sin(pi/128)(1 - e) = 0.02454,
- *     |b_h| <= 0.01237, |t_h| >= 0.0121 > |d_h| <= |S_h| z/2 (1 + e) <= 7.7e-5;
+ *   (t_h, t_l) = fast_two_sum(S_h, b_h); (v_h, v_l) = fast_two_sum(t_h, d_h): exact.
+ *     If S_h = 0, then t = (b_h, 0) and d = 0.  Otherwise |S_h| >= sin(pi/128)(1 - e)
+ *     = 0.02454 > |b_h| (<= 0.01237), |t_h| >= 0.0121 > |d_h| (<= |S_h| z/2 (1 + e) <= 7.7e-5);
  *   low = (((((t_l + v_l) + (b_l + d_l)) + (C_h r_l + C_l r_h)) + S_l) + S_l g_h + S_h g_l) + C_h sg
  *     (the last three by kd_mul_add);
  *   (R_h, R_l) = fast_two_sum(v_h, low): exact, since |low| <= 3.3e-7 < |v_h| when
@@ -240,25 +242,27 @@ KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
  *     <= e (2 |sg| + |S_h| z^2/24 (1 + 4e) + 7 e A) with |sg| <= |r_h|^3/6 (1 + 5e).
  *     Total <= 0.3334 e |r_h|^3 + 0.1251 e |S_h| z^2 + 41 e^2 A.
  * Sum:  |r_h|^3: 1.0002 + 0.1667 + 0.3334 = 1.5003 e;  |S_h| z^2: 0.4678 + 0.0417 + 0.1251
- *   = 0.6346 e;  A: 2^-107.2 + (41 + 4.5 z + 1.5 z + 1) e^2 <= 42.1 e^2 = 2^-100.6.
- * With |r_h|^3 <= |r_h| z (1 + e), the bound above has margins >= 1.33 (2e against
- * 1.5003e), 1.57 (e against 0.6346e) and 3 (2^-99 against 2^-100.6), which cover
- * the roundings of computing it (< 5e relative) and the rounding test's needs
- * (sc64_round: e^2 |R_h| + a factor 1/(1 - e)).
+ *   = 0.6346 e, and z^2 <= rho^4 = 2^-25.36 makes it <= 2^-79.0 |S_h|;  A: 2^-107.2 +
+ *   (41 + 4.5 z + 1.5 z + 1) e^2 <= 42.1 e^2 = 2^-100.6.
+ * The bound's terms cover these with margins >= 1.33 (2^-52 |rz| >= 2e |r_h|^3 (1 - 2e)
+ * against 1.5003e |r_h|^3), 1.9 (2^-78 against 2^-79.0 + 2^-100.6 for |S_h|) and
+ * 2.9 (2^-99 against 2^-100.6 + 2^-105.9 for |r_h|), which also cover the roundings of
+ * computing it (< 5e relative) and the rounding test's needs (sc64_round:
+ * e^2 |R_h| <= e^2 A (1 + e) and a factor 1/(1 - e)).
  * No underflow: the callers send r_h = 0 or |r_h| >= 2^-67.5, so every product
  * above is 0 or above 2^-330.  For sin/cos: when k = 0, r = x and |x| >= 2^-27;
  * otherwise |x 128/pi - k| >= 2^-61.54 for every double x (the minimum over each
  * binade of ||M a||, a = 2^(E-52) 128/pi mod 1, M < 2^53, is at least ||q a|| for the
  * last continued-fraction denominator q < 2^53 of a: tools/gen_sincos64_tables.py
  * --min-reduced computes it; attained at x = 0x1.6ac5b262ca1ffp+843, 2^-6 times the
- * hardest case modulo pi/2), so
- * |r*| >= 2^-66.9 and |r_h| >= 2^-66.9 - 2^-94 (the reductions' delta).
+ * hardest case modulo pi/2), so |r*| >= 2^-66.9 and |r_h| >= 2^-66.9 - 2^-94 (the
+ * reductions' delta).
  */
 KD_INLINE kdd_t sc64_eval(uint64_t j, double r_h, double r_l, double *bound)
 {
-    uint64_t js = j & 255u, jc = (j + 64u) & 255u;  /* indexing the array itself: gathers */
-    double s_h = CRTRIG_SC64_SIN[js][0], s_l = CRTRIG_SC64_SIN[js][1];
-    double c_h = CRTRIG_SC64_SIN[jc][0], c_l = CRTRIG_SC64_SIN[jc][1];
+    const uint64_t js = j & 255u;  /* indexing the array itself: gathers */
+    double s_h = CRTRIG_SC64_SINCOS[js][0], s_l = CRTRIG_SC64_SINCOS[js][1];
+    double c_h = CRTRIG_SC64_SINCOS[js][2], c_l = CRTRIG_SC64_SINCOS[js][3];
     kdd_t zz = kd_two_prod(r_h, r_h);
     double z = zz.hi;
     double ps = kd_mul_add(kd_mul_add(kd_mul_add(SC64_S9, z, SC64_S7), z, SC64_S5), z, SC64_S3);
@@ -267,18 +271,17 @@ KD_INLINE kdd_t sc64_eval(uint64_t j, double r_h, double r_l, double *bound)
     double sg = kd_mul_add(rz, ps, r_l * g_h);
     double pc = kd_mul_add(kd_mul_add(SC64_C8, z, SC64_C6), z, SC64_C4);
     double g_t = kd_mul_add(r_h, r_l, 0.5 * zz.lo);
-    double z2 = z * z;
-    double g_l = kd_mul_add(z2, pc, -g_t);
+    double g_l = kd_mul_add(z * z, pc, -g_t);
     kdd_t b = kd_two_prod(c_h, r_h);
     kdd_t d = kd_two_prod(s_h, g_h);
-    kdd_t t = kd_two_sum(s_h, b.hi);
+    kdd_t t = kd_fast_two_sum(s_h, b.hi);
     kdd_t v = kd_fast_two_sum(t.hi, d.hi);
     double low = ((t.lo + v.lo) + (b.lo + d.lo)) + kd_mul_add(c_h, r_l, c_l * r_h);
     low = low + s_l;
     low = kd_mul_add(s_l, g_h, low);
     low = kd_mul_add(s_h, g_l, low);
     low = kd_mul_add(c_h, sg, low);
-    *bound = 0x1p-52 * fabs(r_h) * z + 0x1p-53 * fabs(s_h) * z2 + 0x1p-99 * (fabs(s_h) + fabs(r_h));
+    *bound = kd_mul_add(0x1p-52, fabs(rz), kd_mul_add(0x1p-78, fabs(s_h), 0x1p-99 * fabs(r_h)));
     return kd_fast_two_sum(v.hi, low);
 }
 

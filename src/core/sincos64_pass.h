@@ -32,38 +32,41 @@ enum { SC64_CHUNK = 256 };
 /* One lane, computed for every lane whatever its class: |x| is clamped (on the
  * bits, by integer min and max) into [2^-27, the largest double] for the large
  * reduction or [2^-27, 2^17) for the small one, so that tiny, inf and NaN lanes
- * compute harmlessly.  Returns the rounded result's bits and sets *flag to 2 if
- * the rounding test fails, else 0.  sc64_fix_classes then overrides the tiny and
- * special lanes.  (Selecting x = 1 for those lanes instead would let the
- * compiler specialize the computation under a condition, which it then cannot
- * vectorize.)  large selects the reduction (a constant in each loop). */
+ * compute harmlessly; their results are then replaced by bit masks.  Returns the
+ * output bits and sets *flag (0, 1 or 2, see above).  Selects (x = 1 for those
+ * lanes, or choosing the output with ?:) would let the compiler move the whole
+ * computation under a condition, which it then cannot vectorize.  large selects
+ * the reduction (a constant in each loop). */
 KD_INLINE uint64_t sc64_lane(int func, int large, uint64_t b, uint64_t *flag, kdd_t *value,
                              double *bound_out)
 {
     const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
     int64_t a = (int64_t)(b & SC64_ABS_MASK);
-    double x;
+    uint64_t kbits, differ, tiny, special, inside;
+    double x, delta, bound, y;
+    kdd_t r, R;
     a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
     a = a > limit ? limit : a;
     x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
-    uint64_t kbits, differ;
-    double delta, bound, y;
-    kdd_t r, R;
     if (large) {
         r = sc64_reduce_large(x, &kbits);
-        delta = 0x1p-102 * fabs(r.hi) + 0x1p-133;
+        delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
     } else {
         double kd;
         r = sc64_reduce_small(x, &kbits, &kd);
-        delta = 0x1p-119 * fabs(kd) + 0x1p-105 * fabs(r.hi);
+        delta = 0x1p-119 * fabs(kd);
     }
     R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
     bound = bound + delta;
     y = sc64_round(R, bound, &differ);
     *value = R;
     *bound_out = bound;
-    *flag = differ << 1;
-    return sc64_to_bits(y);
+    tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
+    special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
+    inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
+    *flag = ((differ << 1) & inside) | special;
+    return (sc64_to_bits(y) & inside) | ((func ? SC64_ONE_BITS : b) & (0u - tiny)) |
+           (b & (0u - special));
 }
 
 #define SC64_CHUNK_LOOP(LARGE)                                                  \
@@ -90,22 +93,7 @@ SC64_VECTORIZE static void sc64_chunk_large(int func, const char *in, char *out,
     SC64_CHUNK_LOOP(1)
 }
 
-/* The tiny and special lanes: sin(x) = x, cos(x) = 1 (decided), inf and NaN
- * undecided = 1 (out gets x); the flags become the undecided bytes. */
-SC64_VECTORIZE static void sc64_fix_classes(int func, const char *in, char *out, size_t n,
-                                            const uint64_t *flags, unsigned char *undecided)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        uint64_t b, a, o;
-        memcpy(&b, in + 8 * i, sizeof b);
-        memcpy(&o, out + 8 * i, sizeof o);
-        a = b & SC64_ABS_MASK;
-        o = a < SC64_TINY_BITS ? (func ? SC64_ONE_BITS : b) : a >= SC64_INF_BITS ? b : o;
-        memcpy(out + 8 * i, &o, sizeof o);
-        undecided[i] = (unsigned char)(a < SC64_TINY_BITS ? 0u : a >= SC64_INF_BITS ? 1u : flags[i]);
-    }
-}
+
 
 /* First pass over count contiguous doubles (in and out may be unaligned but must
  * not overlap): out[i] and undecided[i] as described at the top.  Chunks whose
@@ -129,7 +117,8 @@ SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in,
             sc64_chunk_large(func, src, out + 8 * start, n, flags);
         else
             sc64_chunk_small(func, src, out + 8 * start, n, flags);
-        sc64_fix_classes(func, src, out + 8 * start, n, flags, undecided + start);
+        for (i = 0; i < n; i++)
+            undecided[start + i] = (unsigned char)flags[i];
     }
 }
 

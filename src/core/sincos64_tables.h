@@ -8,8 +8,8 @@
 #define CRTRIG_SC64_ROW_EMIN (-27)
 #define CRTRIG_SC64_ROW_COUNT 66
 
-/* sin(j pi/128), j = 0..255, as double-doubles {hi, lo}. */
-extern const double CRTRIG_SC64_SIN[256][2];
+/* {sin_hi, sin_lo, cos_hi, cos_lo} of j pi/128, j = 0..255 (double-doubles). */
+extern const double CRTRIG_SC64_SINCOS[256][4];
 
 /* {C0, C1, C2, C3} of each reduction row. */
 extern const double CRTRIG_SC64_ROWS[CRTRIG_SC64_ROW_COUNT][4];
