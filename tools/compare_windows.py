@@ -638,7 +638,8 @@ def header(peers: list[Peer], skipped: dict[str, str], args, check: str) -> str:
     lines = ["# crtrig window comparison", "", "```", f"$ {command}", "```", "",
              f"- machine: {_cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}",
              f"- Python {platform.python_version()} ({sys.executable})",
-             f"- crtrig {crtrig.__version__} ({os.path.dirname(crtrig.__file__)})"]
+             f"- crtrig {crtrig.__version__} ({os.path.dirname(crtrig.__file__)}), SIMD target "
+             f"{crtrig._core.SIMD_TARGET} (CRTRIG_TARGET=baseline|avx2|avx512 selects another)"]
     for peer in peers:
         if peer.name != "crtrig":
             lines.append(f"- {peer.name} {peer.version}" + (f": {peer.note}" if peer.note else ""))
