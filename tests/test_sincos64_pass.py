@@ -408,6 +408,23 @@ def test_window_bound_and_large_denominators(kind, target):
     assert worst > 0.01
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_float64_window_driver_strides_and_blocks(kind):
+    """The float64 block driver over several blocks: the pass writing straight into a
+    contiguous out, or through a buffer into strided and reversed outs, and the second
+    half copied from the first; every value is crtrig.reference's."""
+    make = getattr(crtrig, f"{kind}_window")
+    for size, periodic in ((1001, True), (1000, False), (513, False), (2, True), (3, False)):
+        want = reference.window(kind, size, periodic, "float64")
+        base = np.full(2 * size, -1.0)
+        backwards = np.zeros(size)[::-1]
+        outs = [make(size, periodic=periodic, dtype=np.float64),
+                make(size, periodic=periodic, out=base[1::2]), make(size, periodic=periodic, out=backwards)]
+        for got in outs:
+            assert np.all(same_bits(np.ascontiguousarray(got), want)), (kind, size, periodic)
+        assert np.all(base[0::2] == -1.0)
+
+
 def test_window_pass_hook_rejects_what_it_cannot_do():
     with pytest.raises(ValueError):
         _core.window_pass_with_target(0, 0, 0, 2 ** 52 + 1, 3, 1)

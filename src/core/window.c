@@ -292,30 +292,34 @@ static int window_blocks64(crtrig_window_kind kind, uint64_t size, uint64_t D, i
 {
     crtrig_window_pass_fn first_pass = crtrig_active_target()->window_pass[CRTRIG_FLOAT64];
     const uint64_t last = D / 2 < size - 1 ? D / 2 : size - 1;  /* last computed n */
+    const int direct = stride == (ptrdiff_t)sizeof(double);    /* the pass writes into out */
     double values[BLOCK];
     unsigned char undecided[BLOCK];
     uint64_t start, n;
     for (start = 0; start <= last; start += BLOCK) {
         size_t count = last - start + 1 < BLOCK ? (size_t)(last - start + 1) : BLOCK, i;
-        first_pass((int)kind, (double)start, (double)D, count, (char *)values, undecided);
+        char *dst = direct ? out + (ptrdiff_t)start * stride : (char *)values;
+        first_pass((int)kind, (double)start, (double)D, count, dst, undecided);
         for (i = 0; i < count; i++) {
-            double v = values[i];
+            double v;
             if (undecided[i]) {
                 int rc = window_element(kind, start + i, D, CRTRIG_FLOAT64, CRTRIG_STAGE_DOUBLE_DOUBLE,
                                         multi_bits, counts, &v);
                 if (rc != CRTRIG_OK)
                     return rc;
-            } else if (counts) {
-                counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+                memcpy(out + (ptrdiff_t)(start + i) * stride, &v, sizeof v);
+            } else {
+                if (!direct)
+                    memcpy(out + (ptrdiff_t)(start + i) * stride, &values[i], sizeof(double));
+                if (counts)
+                    counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
             }
-            memcpy(out + (ptrdiff_t)(start + i) * stride, &v, sizeof v);
         }
     }
-    for (n = last + 1; n < size; n++) {
+    for (n = last + 1; n < size; n++)
         memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, sizeof(double));
-        if (counts)
-            counts->mirrored++;
-    }
+    if (counts)
+        counts->mirrored += size - (last + 1);
     return CRTRIG_OK;
 }
 

@@ -6,12 +6,13 @@
  * For n = first .. first + count - 1 (exact doubles, 0 <= n <= D, 1 <= D <= 2^52):
  *   n' = min(n, D - n) (exact integers: nothing is rounded before the reduction);
  *   t = n'/D in [0, 1/2] as a double-double without a division per element:
- *     t_h = RN(n' RN(1/D)) = t (1 + th), |th| <= 2.0001e; rem = n' - t_h D, exact:
+ *     t_h = RN(n' RN(1/D)): |t_h - t| <= e t + ulp(t_h)/2 <= 2.0001e t, and also
+ *     < 1.5 ulp(t_h) (1 + 3e) since e t < ulp(t_h) (1 + 3e);  rem = n' - t_h D, exact:
  *     (n' - P_h) - P_l with (P_h, P_l) = kd_two_prod(t_h, D); n' - P_h is exact
  *     (Sterbenz, P_h within a factor 1 + 2.0001e of n'), and the exact value n' - t_h D
- *     is a multiple of ulp(t_h) of magnitude <= 2D ulp(t_h) <= 2^53 ulp(t_h) (D <= 2^52),
- *     so representable; t_l = RN(rem RN(1/D)):
- *     |t_h + t_l - t| <= 2.0001e |t - t_h| <= 4.0004 e^2 t;
+ *     = D (t - t_h) is a multiple of ulp(t_h) (n', D integers, ulp(t_h) <= 1) of magnitude
+ *     < 1.5 (1 + 3e) D ulp(t_h) < 2^53 ulp(t_h) (D <= 2^52), so representable;
+ *     t_l = RN(rem RN(1/D)): |t_h + t_l - t| <= 2.0001e |t - t_h| <= 4.0004 e^2 t;
  *   128 t = k + Y: k = nearest integer to 128 t_h (shifter, 0 <= k <= 64),
  *     c = 128 t_h - k (exact), (y_h, y_m) = two_sum(c, 128 t_l) (exact), so Y errs by
  *     <= 512.02 e^2 t, i.e. r = Y pi/128 by <= 4.0004 pi e^2 t <= 6.29 e^2 sin(pi t)
