@@ -21,9 +21,13 @@
  * relative to the result: |sin(x)| >= |S| - |r| > 0.012 when j != 0 mod 128, and
  * = |sin(r)| ~ |r| when j = 0 mod 128 (x near a multiple of pi), where only the
  * |r| and |r|^3 terms remain.  The absolute part is the reduction's: |k| 2^-119
- * for |x| < 2^17, 2^-133 above.  Results near multiples of pi are thus decided
- * unless they are within about 2^-66 (relative) of a rounding boundary or below
- * about 2^-30 for x near 2^17 (2^-64 for |x| <= pi).
+ * for |x| < 2^17 (the Cody-Waite reduction), 2^-133 otherwise.  A result is thus
+ * decided unless it lies within about 2^-66 (relative) of a rounding boundary, or
+ * is so close to 0 that the absolute part dominates: below about 2^-46 for
+ * |x| <= pi, 2^-30 for |x| near 2^17, 2^-67 through the large reduction (which is
+ * below every result: |sin x|, |cos x| >= 2^-66.9 for every double, see sc64_eval).
+ * Measured share of undecided elements: about 5 in 10^6 on [-pi, pi], [-1e5, 1e5],
+ * [-1e22, 1e22] and random bit patterns, 1 in 10^4 for sin on [-0.01, 0.01].
  */
 #ifndef CRTRIG_SINCOS64_CORE_H
 #define CRTRIG_SINCOS64_CORE_H
