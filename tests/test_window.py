@@ -138,7 +138,7 @@ def test_default_evaluation_rarely_leaves_the_first_stage():
     """float32 outputs are decided by the SIMD first pass (counted as the double
     stage) but for about 2^-10 of them (e = 2^-35 against a float32 ulp of
     2^-24); float64 outputs by the float64 SIMD pass (also counted as the double
-    stage; bound about 2^-66 w) on the first half, the rest mirrored."""
+    stage; bound at most 2^-61 w) on the first half, the rest mirrored."""
     counts = {}
     make_window(0, "test", 100001, True, "float32", None, _counts=counts)
     assert counts["double"] >= 0.998 * 100001

@@ -26,8 +26,8 @@
  * endpoints lo <= w <= hi and rounds both; rounding is monotone, so if they
  * agree, that is the correctly rounded w.  Otherwise the next stage runs.
  *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; for
- *                   float64 outputs window64_pass.h, double-double, bound about
- *                   2^-66 w); what it leaves undecided goes on below
+ *                   float64 outputs window64_pass.h, double-double, eps <= 2^-61,
+ *                   mostly below 2^-70); what it leaves undecided goes on below
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
