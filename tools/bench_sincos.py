@@ -64,17 +64,19 @@ def float64_tables(size, repeat, rng):
             c, n = median_ns(a, x.size), median_ns(b, x.size)
             print(f"| {ours.__name__} | {name} | {c:.2f} | {n:.2f} | {n / c:.2f} |")
     print()
-    print("float64 sin per SIMD target (numpy in the same rounds):")
+    print("float64 sin per SIMD target (numpy in the same rounds); undecided = elements the")
+    print("vectorized first pass leaves to the scalar path (rounding test failed):")
     print()
-    print("| target | input (float64) | crtrig ns/elt | numpy ns/elt | numpy/crtrig |")
-    print("|---|---|---|---|---|")
+    print("| target | input (float64) | crtrig ns/elt | numpy ns/elt | numpy/crtrig | undecided |")
+    print("|---|---|---|---|---|---|")
     for index, target in enumerate(_core.simd_targets()):
         if target is None:
             continue
         for name, x in sets.items():
             a, b = time_pair(lambda: _core.trig_with_target(index, 0, x), lambda: np.sin(x), repeat)
             c, n = median_ns(a, x.size), median_ns(b, x.size)
-            print(f"| {target} | {name} | {c:.2f} | {n:.2f} | {n / c:.2f} |")
+            undecided = int(np.count_nonzero(_core.first_pass_with_target(index, 0, x)[1] == 2))
+            print(f"| {target} | {name} | {c:.2f} | {n:.2f} | {n / c:.2f} | {undecided} in {x.size} |")
 
 
 def median_ns(samples, size):
