@@ -37,17 +37,21 @@ enum { SC64_CHUNK = 256 };
  * lanes, or choosing the output with ?:) would let the compiler move the whole
  * computation under a condition, which it then cannot vectorize.  large selects
  * the reduction (a constant in each loop). */
-KD_INLINE uint64_t sc64_lane(int func, int large, uint64_t b, uint64_t *flag, kdd_t *value,
-                             double *bound_out)
+KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_t *flag,
+                             kdd_t *value, double *bound_out)
 {
     const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
     int64_t a = (int64_t)(b & SC64_ABS_MASK);
     uint64_t kbits, differ, tiny, special, inside;
     double x, delta, bound, y;
     kdd_t r, R;
-    a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
-    a = a > limit ? limit : a;
-    x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
+    if (clean) {  /* the chunk has no tiny, inf or NaN lane */
+        x = sc64_from_bits(b);
+    } else {
+        a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
+        a = a > limit ? limit : a;
+        x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
+    }
     if (large) {
         r = sc64_reduce_large(x, &kbits);
         delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
@@ -61,6 +65,10 @@ KD_INLINE uint64_t sc64_lane(int func, int large, uint64_t b, uint64_t *flag, kd
     y = sc64_round(R, bound, &differ);
     *value = R;
     *bound_out = bound;
+    if (clean) {
+        *flag = differ << 1;
+        return sc64_to_bits(y);
+    }
     tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
     special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
     inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
@@ -69,36 +77,31 @@ KD_INLINE uint64_t sc64_lane(int func, int large, uint64_t b, uint64_t *flag, kd
            (b & (0u - special));
 }
 
-#define SC64_CHUNK_LOOP(LARGE)                                                  \
-    for (i = 0; i < n; i++) {                                                   \
-        uint64_t b, o;                                                          \
-        kdd_t v;                                                                \
-        double e;                                                               \
-        memcpy(&b, in + 8 * i, sizeof b);                                       \
-        o = sc64_lane(func, LARGE, b, &flags[i], &v, &e);                       \
-        memcpy(out + 8 * i, &o, sizeof o);                                      \
+/* One loop per (reduction, chunk with or without tiny/special lanes): no branch
+ * inside, so it vectorizes. */
+#define SC64_CHUNK_LOOP(NAME, LARGE, CLEAN)                                             \
+    SC64_VECTORIZE static void NAME(int func, const char *in, char *out, size_t n,      \
+                                    uint64_t *flags)                                    \
+    {                                                                                   \
+        size_t i;                                                                       \
+        for (i = 0; i < n; i++) {                                                       \
+            uint64_t b, o;                                                              \
+            kdd_t v;                                                                    \
+            double e;                                                                   \
+            memcpy(&b, in + 8 * i, sizeof b);                                           \
+            o = sc64_lane(func, LARGE, CLEAN, b, &flags[i], &v, &e);                    \
+            memcpy(out + 8 * i, &o, sizeof o);                                          \
+        }                                                                               \
     }
-
-SC64_VECTORIZE static void sc64_chunk_small(int func, const char *in, char *out, size_t n,
-                                            uint64_t *flags)
-{
-    size_t i;
-    SC64_CHUNK_LOOP(0)
-}
-
-SC64_VECTORIZE static void sc64_chunk_large(int func, const char *in, char *out, size_t n,
-                                            uint64_t *flags)
-{
-    size_t i;
-    SC64_CHUNK_LOOP(1)
-}
-
-
+SC64_CHUNK_LOOP(sc64_chunk_small, 0, 0)
+SC64_CHUNK_LOOP(sc64_chunk_small_clean, 0, 1)
+SC64_CHUNK_LOOP(sc64_chunk_large, 1, 0)
+SC64_CHUNK_LOOP(sc64_chunk_large_clean, 1, 1)
 
 /* First pass over count contiguous doubles (in and out may be unaligned but must
  * not overlap): out[i] and undecided[i] as described at the top.  Chunks whose
  * finite |x| are all below 2^17 use the Cody-Waite reduction, others the large
- * one for every lane. */
+ * one for every lane; chunks without tiny, inf or NaN lanes skip their handling. */
 SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, char *out,
                                                        size_t count, unsigned char *undecided)
 {
@@ -107,16 +110,19 @@ SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in,
     for (start = 0; start < count; start += SC64_CHUNK) {
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
         const char *src = in + 8 * start;
-        uint64_t any_large = 0;
+        char *dst = out + 8 * start;
+        uint64_t any_large = 0, any_outside = 0;
         for (i = 0; i < n; i++) {
-            uint64_t b;
+            uint64_t b, a;
             memcpy(&b, src + 8 * i, sizeof b);
-            any_large |= (b & SC64_ABS_MASK) - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
+            a = b & SC64_ABS_MASK;
+            any_large |= a - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
+            any_outside |= a - SC64_TINY_BITS >= SC64_INF_BITS - SC64_TINY_BITS;
         }
         if (any_large)
-            sc64_chunk_large(func, src, out + 8 * start, n, flags);
+            (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
         else
-            sc64_chunk_small(func, src, out + 8 * start, n, flags);
+            (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
         for (i = 0; i < n; i++)
             undecided[start + i] = (unsigned char)flags[i];
     }
@@ -131,7 +137,7 @@ int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi
 {
     uint64_t flag;
     kdd_t v;
-    sc64_lane(func, large, sc64_to_bits(x), &flag, &v, e);
+    sc64_lane(func, large, 1, sc64_to_bits(x), &flag, &v, e);
     *hi = v.hi;
     *lo = v.lo;
     return (int)flag;
