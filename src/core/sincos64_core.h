@@ -103,7 +103,7 @@ KD_INLINE kdd_t sc64_reduce_small(double x, uint64_t *kbits, double *kd_out)
 
 /* ------------------------------------------------------------------------ */
 /* y (turns of pi/128) to radians: r = (pi/128) (y_h + y_rest), where |y_h| <= 1/2 + 2^-25
- * and |y_rest| <= e |y_h| + a (y_h, y_rest from an exact two_sum plus a small rest).
+ * and |y_rest| <= e |y_h| + a, a <= 2^-44.
  *   p = RN(y_h H), pe = y_h H - p (exact), q = y_h L + (y_rest H + pe) (two kd_mul_add),
  *   (r_h, r_l) = two_sum(p, q) (exact).
  * p + q - (pi/128)(y_h + y_rest) = (y_h + y_rest) eta - y_rest L + r1 + r2 with

@@ -12,14 +12,18 @@
  *     (Sterbenz, P_h within a factor 1 + 2.0001e of n'), and the exact value n' - t_h D
  *     = D (t - t_h) is a multiple of ulp(t_h) (n', D integers, ulp(t_h) <= 1) of magnitude
  *     < 1.5 (1 + 3e) D ulp(t_h) < 2^53 ulp(t_h) (D <= 2^52), so representable;
- *     t_l = RN(rem RN(1/D)): |t_h + t_l - t| <= 2.0001e |t - t_h| <= 4.0004 e^2 t;
+ *     t_l = RN(rem RN(1/D)): |t_h + t_l - t| <= 2.0001e |t - t_h| <= 4.0004 e^2 t,
+ *     and |t_l| <= 2.0003e t;
  *   128 t = k + Y: k = nearest integer to 128 t_h (shifter, 0 <= k <= 64),
- *     c = 128 t_h - k (exact), (y_h, y_m) = two_sum(c, 128 t_l) (exact), so Y errs by
- *     <= 512.02 e^2 t, i.e. r = Y pi/128 by <= 4.0004 pi e^2 t <= 6.29 e^2 sin(pi t)
- *     (sin(pi t) >= 2t); r from sc64_turns_to_radians (a = 0: 2^-103.3 |r_h|, and
- *     |r| <= 1.0001 sin(pi t));
+ *     c = 128 t_h - k (exact), y_rest = RN(rem RN(128/D)) = 128 t_l (scaling by 128 is
+ *     exact), so Y = c + y_rest errs by <= 512.02 e^2 t, i.e. r = Y pi/128 by
+ *     <= 4.0004 pi e^2 t <= 6.29 e^2 sin(pi t) (sin(pi t) >= 2t);
+ *   r = sc64_turns_to_radians(c, y_rest): |y_rest| <= a = 2.0003e 128 t, so its error is
+ *     <= 2^-103.3 |r_h| + 0.11 e a <= 6.3 e^2 sin(pi t) + 14.1 e^2 sin(pi t)
+ *     (|r| <= 1.0001 sin(pi t): r = pi t for k = 0, else |r| <= pi/256 <= sin(pi t));
  *   R ~ sin(pi t) = sin(k pi/128 + r) by sc64_eval (bound b), so
- *     |R - sin(pi t)| <= e_R = b + 2^-102 |R_h|   (6.29 e^2 + 6.3 e^2 < 2^-102.3, |R| <= |R_h|(1 + e));
+ *     |R - sin(pi t)| <= e_R = b + 2^-101 |R_h|   ((6.29 + 6.3 + 14.1) e^2 = 2^-101.26,
+ *     |R| <= |R_h| (1 + e));
  *   s = R^2 as a double-double: (s_h, s_e) = kd_two_prod(R_h, R_h), s_l = 2 R_h R_l + s_e
  *     (one kd_mul_add), fast_two_sum: |s - R^2| <= 6.2 e^2 s (roundings e (|s_l| + |2R_hR_l|),
  *     R_l^2 omitted), and |R^2 - sin^2| <= e_R (2 |R| + e_R) <= 2.0001 |R_h| e_R;
@@ -69,15 +73,13 @@ KD_INLINE kdd_t w64_sinpi(double n, double D, double inv_d, double *bound)
     double t_h = np * inv_d;
     kdd_t p = kd_two_prod(t_h, D);
     double rem = (np - p.hi) - p.lo;
-    double t_l = rem * inv_d;
     double v = 128.0 * t_h;
     double shifted = v + SC64_SHIFTER;
-    kdd_t y = kd_two_sum(v - (shifted - SC64_SHIFTER), 128.0 * t_l);
-    kdd_t r = sc64_turns_to_radians(y.hi, y.lo);
+    kdd_t r = sc64_turns_to_radians(v - (shifted - SC64_SHIFTER), rem * (128.0 * inv_d));
     kdd_t R;
     double b;
     R = sc64_eval(sc64_to_bits(shifted), r.hi, r.lo, &b);
-    *bound = b + 0x1p-102 * fabs(R.hi);
+    *bound = kd_mul_add(0x1p-101, fabs(R.hi), b);
     return R;
 }
 
