@@ -254,7 +254,6 @@ def test_sin_cos_accept_opset_7():
         assert bits(got) == bits(getattr(crtrig, op.lower())(x))
 
 
-@pytest.mark.xfail(strict=True, reason="float64 loop not merged yet")
 @pytest.mark.parametrize("op", ["Sin", "Cos"])
 def test_sin_cos_float64_are_correctly_rounded(op):
     rng = np.random.default_rng(64)

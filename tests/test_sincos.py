@@ -228,14 +228,29 @@ def test_nan_and_finite_inputs_raise_nothing(func, dtype):
 def test_they_are_real_ufuncs():
     for name, f in FUNCS.items():
         assert isinstance(f, np.ufunc) and f.__name__ == name and f.nin == 1 and f.nout == 1
-        assert f.types == ["e->e", "f->f"]  # plus the bfloat16 loop, which numpy does not list
+        assert f.types == ["e->e", "f->f", "d->d"]  # plus the bfloat16 loop, which numpy does not list
         assert "correctly rounded" in f.__doc__
 
 
-@pytest.mark.parametrize("x", [np.float64(1.0), 1.0, [0.5, 1.0], np.arange(3.0), np.int64(3)])
-def test_float64_is_a_type_error_not_a_silent_float32(x):
-    with pytest.raises(TypeError):
-        crtrig.sin(x)
+@pytest.mark.parametrize("x,dtype", [
+    (np.float64(1.0), np.float64), (1.0, np.float64), ([0.5, 1.0], np.float64),
+    (np.arange(3.0), np.float64), (np.int64(3), np.float64), (np.array([3], np.int32), np.float64),
+    (np.array([3], np.int16), np.float32), (np.array([3], np.int8), np.float16),
+    (np.array([3], np.uint8), np.float16), (np.array([True]), np.float16),
+    (np.float32(1.0), np.float32), (np.float16(1.0), np.float16)])
+def test_inputs_get_the_type_numpy_sin_gives_them(x, dtype):
+    """Python floats, lists, int32 and int64 are computed in float64 (never silently
+    in float32), int16 in float32, int8, uint8 and bool in float16: numpy's own
+    choice for np.sin.  A Python float gives a NumPy float64 scalar."""
+    for f, numpy_f in ((crtrig.sin, np.sin), (crtrig.cos, np.cos)):
+        got = f(x)
+        assert got.dtype == dtype == numpy_f(x).dtype
+        assert type(got) is type(numpy_f(x))
+        value = np.asarray(x).reshape(-1)[0]
+        if np.dtype(dtype) == np.float64 or np.asarray(x).dtype.kind in "iub":
+            want = oracle.trig_value(f.__name__, float(value), np.dtype(dtype).name)
+            assert float(np.asarray(got).reshape(-1)[0]) == want
+    assert isinstance(crtrig.sin(0.5), np.float64)
 
 
 def test_small_integer_inputs_follow_numpy_casting():

@@ -141,7 +141,8 @@ def header(peers, skipped: dict[str, str], args) -> str:
     lines = ["# crtrig window speed", "", "```", f"$ {command}", "```", "",
              f"- machine: {_cpu_name()}, {os.cpu_count()} CPUs, {platform.platform()}",
              f"- Python {platform.python_version()} ({sys.executable})",
-             f"- crtrig {crtrig.__version__} ({os.path.dirname(crtrig.__file__)})"]
+             f"- crtrig {crtrig.__version__} ({os.path.dirname(crtrig.__file__)}), SIMD target "
+             f"{crtrig._core.SIMD_TARGET} (CRTRIG_TARGET=baseline|avx2|avx512 selects another)"]
     for peer in peers:
         lines.append(f"- {peer.name} {peer.version}" + (f": {peer.note}" if peer.note else ""))
     for name, reason in skipped.items():

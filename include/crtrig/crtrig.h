@@ -101,8 +101,8 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
-/* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16 and
- * float32 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
+/* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16,
+ * float32 and float64 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
  * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID (after
  * the caller's environment is restored); NaN gives NaN and raises nothing;
  * finite inputs raise no flag.
@@ -226,6 +226,26 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
  * (baseline build): sin/cos for 2^-120 <= |x| < 2^24, w[n] for 0 <= n <= D. */
 void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e);
 void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e);
+
+/* Test hooks of the first passes of target index `target` (as in
+ * crtrig_trig_strided_target), all returning CRTRIG_EINVAL outside their domain:
+ *   crtrig_sincos_pass_target: the first pass alone over count contiguous
+ *     elements of dtype (float16 .. float64): out[i] is final where undecided[i] == 0;
+ *   crtrig_sincos64_value_target: the float64 pass's unrounded f(x) = *hi + *lo and
+ *     its bound *e for finite |x| >= 2^-27, through the large reduction (large != 0)
+ *     or the small one (|x| < 2^17); *flag is the lane's undecided code (0 or 2
+ *     from the rounding test, 1 if refused);
+ *   crtrig_window_pass_target: the window pass of dtype's format (float16 .. float64)
+ *     for n = first .. first + count - 1 <= D, 1 <= D <= 2^52;
+ *   crtrig_window64_value_target: the float64 window pass's unrounded w[n] and bound. */
+int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
+                              const char *in, char *out, size_t count, unsigned char *undecided);
+int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
+                                 double *hi, double *lo, double *e, int *flag);
+int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
+                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided);
+int crtrig_window64_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                 double *hi, double *lo, double *e, int *flag);
 
 /* Test hook: the unrounded value of w[n] from the double (lo = 0) or the
  * double-double stage, for checking their error bounds (2^-47 and 2^-96).

@@ -1,4 +1,5 @@
 /* Runtime SIMD target selection.  See dispatch.h. */
+#include <string.h>
 #include "crtrig/crtrig.h"
 #include "dispatch.h"
 
@@ -11,16 +12,17 @@ enum { TARGET_BASELINE = 0, TARGET_AVX2, TARGET_AVX512, TARGET_COUNT = CRTRIG_NU
 static const crtrig_target TARGETS[TARGET_COUNT] = {
 #define CRTRIG_PASSES(suffix)                                                                 \
     {crtrig_sincos_pass_float16_##suffix, crtrig_sincos_pass_bfloat16_##suffix,               \
-     crtrig_sincos_pass_float32_##suffix},                                                    \
+     crtrig_sincos_pass_float32_##suffix, crtrig_sincos_pass_float64_##suffix},               \
     {crtrig_window_pass_float16_##suffix, crtrig_window_pass_bfloat16_##suffix,               \
-     crtrig_window_pass_float32_##suffix}
+     crtrig_window_pass_float32_##suffix, crtrig_window_pass_float64_##suffix},               \
+    crtrig_sincos64_pass_value_##suffix, crtrig_window64_pass_value_##suffix
     {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
     {"avx2", CRTRIG_PASSES(avx2)},
     {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", {0, 0, 0}, {0, 0, 0}},
-    {"avx512", {0, 0, 0}, {0, 0, 0}},
+    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0},
+    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0},
 #endif
 };
 
@@ -33,11 +35,14 @@ static int cpu_supports(int i)
         return 1;
 #ifdef CRTRIG_X86_TARGETS
     __builtin_cpu_init();
+    /* Both targets are compiled with FMA (the float64 kernels use it): check it
+     * too, since virtual machines can hide it while showing AVX2. */
     if (i == TARGET_AVX2)
-        return __builtin_cpu_supports("avx2");
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (i == TARGET_AVX512)
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("fma");
 #endif
     return 0;
 }
@@ -97,4 +102,51 @@ const char *crtrig_target_name(int i)
 const char *crtrig_target_index_name(int i)
 {
     return i >= 0 && i < TARGET_COUNT ? TARGETS[i].name : 0;
+}
+
+int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
+                              const char *in, char *out, size_t count, unsigned char *undecided)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    if (!t || (unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT64)
+        return CRTRIG_EINVAL;
+    t->sincos_pass[dtype]((int)func, in, out, count, undecided);
+    return CRTRIG_OK;
+}
+
+int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
+                                 double *hi, double *lo, double *e, int *flag)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    uint64_t a;
+    memcpy(&a, &x, sizeof a);
+    a &= 0x7fffffffffffffffu;
+    /* finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
+    if (!t || (unsigned)func > CRTRIG_COS || a < 0x3e40000000000000u || a >= 0x7ff0000000000000u ||
+        (!large && a >= 0x4100000000000000u))
+        return CRTRIG_EINVAL;
+    *flag = t->sincos64_value((int)func, x, large != 0, hi, lo, e);
+    return CRTRIG_OK;
+}
+
+int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
+                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D == 0 ||
+        D > CRTRIG_WINDOW64_PASS_MAX_D || first > D || count > D - first + 1)
+        return CRTRIG_EINVAL;
+    t->window_pass[dtype]((int)kind, (double)first, (double)D, count, out, undecided);
+    return CRTRIG_OK;
+}
+
+int crtrig_window64_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                 double *hi, double *lo, double *e, int *flag)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > CRTRIG_WINDOW64_PASS_MAX_D ||
+        n > D)
+        return CRTRIG_EINVAL;
+    *flag = t->window64_value((int)kind, (double)n, (double)D, hi, lo, e);
+    return CRTRIG_OK;
 }

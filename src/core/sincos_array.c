@@ -1,4 +1,5 @@
-/* The sin/cos entry points and array kernels for float32, bfloat16 and float16.
+/* The sin/cos entry points and array kernels for float32, bfloat16, float16 and float64
+ * (float64's first pass is sincos64_pass.h; its method and bound are in sincos64_core.h).
  *
  * Calls go one way: entry point (here: arguments, target, floating-point
  * environment) -> dispatch (dispatch.c: the target's first pass) -> array
@@ -61,12 +62,22 @@ static int ranges_overlap(const char *a, const char *b, size_t len)
     return x < y + len && y < x + len;
 }
 
+/* The input element at p as a double (float64: its bits, NaNs unchanged). */
+static double load_element(crtrig_dtype dtype, const char *p)
+{
+    double v;
+    if (dtype != CRTRIG_FLOAT64)
+        return crtrig_trig_load(dtype, p);
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 /* Second pass for one element of dtype: all stages from first_stage. */
 static int decide_element(crtrig_trig_task *task, int func, crtrig_dtype dtype, int first_stage,
                           const char *in_slot, char *out_slot)
 {
     double v;
-    int rc = crtrig_trig_value((crtrig_trig_func)func, crtrig_trig_load(dtype, in_slot), dtype,
+    int rc = crtrig_trig_value((crtrig_trig_func)func, load_element(dtype, in_slot), dtype,
                                first_stage, task, &v);
     if (rc == CRTRIG_OK)
         crtrig_store(dtype, v, out_slot);
@@ -89,9 +100,9 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
                                              const char *in, ptrdiff_t in_stride,
                                              char *out, ptrdiff_t out_stride, size_t count)
 {
-    char in_copy[4 * BLOCK], out_copy[4 * BLOCK];
+    char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
-    const ptrdiff_t size = dtype == CRTRIG_FLOAT32 ? 4 : 2;
+    const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
     const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
@@ -145,7 +156,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     crtrig_trig_task task;
     crtrig_fpenv env;
     int rc;
-    if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT32)
+    if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     crtrig_trig_task_init(&task, opt, counts);
     crtrig_fpenv_enter(&env);

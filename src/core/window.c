@@ -25,8 +25,9 @@
  * Stages (Ziv): each computes w~ with a proven bound |w~ - w| <= eps w, forms
  * endpoints lo <= w <= hi and rounds both; rounding is monotone, so if they
  * agree, that is the correctly rounded w.  Otherwise the next stage runs.
- *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; not for
- *                   float64 outputs); what it leaves undecided goes on below
+ *   first pass      eps = 2^-36, vectorized over blocks (window_pass.h; for
+ *                   float64 outputs window64_pass.h, double-double, eps <= 2^-61,
+ *                   mostly below 2^-70); what it leaves undecided goes on below
  *   double          eps = 2^-47  (not for float64 outputs)
  *   double-double   eps = 2^-96
  *   multi-precision fixed point, 128 fraction bits, doubling until it decides.
@@ -293,6 +294,47 @@ static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, u
     return CRTRIG_OK;
 }
 
+/* float64 outputs, normal operation (1 <= D <= 2^52): the float64 SIMD pass
+ * (window64_pass.h, counted as the double stage) over blocks of the first half
+ * n <= D/2, the elements it leaves undecided through window_element (from
+ * double-double), and past the middle w[n] = w[D - n] copied. */
+static int window_blocks64(const crtrig_target *target, crtrig_window_kind kind, uint64_t size,
+                           uint64_t D, int multi_bits, mpfix_ctx *workspace, char *out,
+                           ptrdiff_t stride, crtrig_stage_counts *counts)
+{
+    crtrig_window_pass_fn first_pass = target->window_pass[CRTRIG_FLOAT64];
+    const uint64_t last = D / 2 < size - 1 ? D / 2 : size - 1;  /* last computed n */
+    const int direct = stride == (ptrdiff_t)sizeof(double);    /* the pass writes into out */
+    double values[BLOCK];
+    unsigned char undecided[BLOCK];
+    uint64_t start, n;
+    for (start = 0; start <= last; start += BLOCK) {
+        size_t count = last - start + 1 < BLOCK ? (size_t)(last - start + 1) : BLOCK, i;
+        char *dst = direct ? out + (ptrdiff_t)start * stride : (char *)values;
+        first_pass((int)kind, (double)start, (double)D, count, dst, undecided);
+        for (i = 0; i < count; i++) {
+            double v;
+            if (undecided[i]) {
+                int rc = window_element(kind, start + i, D, CRTRIG_FLOAT64, CRTRIG_STAGE_DOUBLE_DOUBLE,
+                                        multi_bits, workspace, counts, &v);
+                if (rc != CRTRIG_OK)
+                    return rc;
+                memcpy(out + (ptrdiff_t)(start + i) * stride, &v, sizeof v);
+            } else {
+                if (!direct)
+                    memcpy(out + (ptrdiff_t)(start + i) * stride, &values[i], sizeof(double));
+                if (counts)
+                    counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+            }
+        }
+    }
+    for (n = last + 1; n < size; n++)
+        memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, sizeof(double));
+    if (counts)
+        counts->mirrored += size - (last + 1);
+    return CRTRIG_OK;
+}
+
 /* The whole fill, out of line: the floating-point work between the
  * environment switches of crtrig_window_ex.  Arguments already checked,
  * size > 0, the workspace allocated. */
@@ -306,6 +348,9 @@ static CRTRIG_NOINLINE int window_fill(const crtrig_target *target, crtrig_windo
     if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
         return window_blocks(target, kind, size, D, dtype, fmt, multi_bits, workspace, out, stride,
                              counts);
+    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt == CRTRIG_FLOAT64 && D > 0 &&
+        D <= CRTRIG_WINDOW64_PASS_MAX_D)
+        return window_blocks64(target, kind, size, D, multi_bits, workspace, out, stride, counts);
     /* w[n] = w[D - n]: past the middle, copy the element already computed
      * (a distinct element: the caller refused self-overlapping strides). */
     for (n = 0; n < size; n++) {

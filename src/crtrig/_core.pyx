@@ -67,6 +67,14 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_trig_values_raw(int func, int dtype, const double *x, size_t count,
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                                double *result, signed char *stages) nogil
+    int crtrig_sincos_pass_target(int target, int func, int dtype, const char *inp, char *out,
+                                  size_t count, unsigned char *undecided)
+    int crtrig_sincos64_value_target(int target, int func, double x, int large, double *hi,
+                                     double *lo, double *e, int *flag)
+    int crtrig_window_pass_target(int target, int kind, uint64_t first, uint64_t D, int dtype,
+                                  size_t count, char *out, unsigned char *undecided)
+    int crtrig_window64_value_target(int target, int kind, uint64_t n, uint64_t D, double *hi,
+                                     double *lo, double *e, int *flag)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
@@ -217,6 +225,7 @@ cdef enum:
     DTYPE_FLOAT16 = 0
     DTYPE_BFLOAT16 = 1
     DTYPE_FLOAT32 = 2
+    DTYPE_FLOAT64 = 3
 
 ctypedef struct TrigLoop:
     int func            # crtrig_trig_func: 0 sin, 1 cos
@@ -244,42 +253,47 @@ cdef void _set_loop_error(int rc) noexcept:
         PyErr_SetString(RuntimeError, b"crtrig: sin/cos failed in the multi-precision stage")
 
 
-# Static tables: the ufunc objects keep pointers into them.
-cdef TrigLoop loops[3][3]        # [sin, cos, probe sin][float16, float32, bfloat16]
-cdef void *loop_data[3][2]
-cdef PyUFuncGenericFunction loop_funcs[2]
-cdef char loop_types[4]
+# Static tables: the ufunc objects keep pointers into them.  The loops are listed
+# e, f, d, so numpy's type resolution picks the smallest safe one, as np.sin does:
+# Python floats, lists, int32 and int64 go to float64, int16 to float32, int8,
+# uint8 and bool to float16.
+cdef TrigLoop loops[3][4]        # [sin, cos, probe sin][float16, float32, float64, bfloat16]
+cdef void *loop_data[3][3]
+cdef PyUFuncGenericFunction loop_funcs[3]
+cdef char loop_types[6]
 cdef int bfloat16_types[2]
 
 BFLOAT16_TYPE_NUMBER = np.dtype(ml_dtypes.bfloat16).num
 
 _TRIG_DOC = ("{Name}, element-wise, correctly rounded (ONNX {Op}-22).\n\n"
-             "For float16, bfloat16 (ml_dtypes) and float32 inputs, each result is the exact\n"
-             "{name} rounded once to nearest-even into the input's type, for every input\n"
-             "(subnormals, huge arguments with exact range reduction{zero}).\n"
+             "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
+             "the exact {name} rounded once to nearest-even into the input's type, for every\n"
+             "input (subnormals, huge arguments with exact range reduction{zero}).\n"
+             "Python floats, lists of floats and int32/int64 arrays are computed in float64,\n"
+             "as numpy's own {lower} does (int16 in float32, int8, uint8 and bool in float16).\n"
              "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
-             "float64 (and so Python floats) is not supported yet: a TypeError, never a\n"
-             "silent float32 computation.  A float32 input with a float16 out= is computed in\n"
-             "float32 and cast by numpy (two roundings): exact float16 results come from\n"
-             "float16 inputs.")
+             "A float32 input with a float16 out= is computed in float32 and cast by numpy\n"
+             "(two roundings): exact float16 results come from float16 inputs.")
 # Module globals: the ufuncs keep pointers into these bytes objects.
-_SIN_DOC = _TRIG_DOC.format(Name="Sine", Op="Sin", name="sine", zero=", -0.0 kept").encode()
-_COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", zero="").encode()
+_SIN_DOC = _TRIG_DOC.format(Name="Sine", Op="Sin", name="sine", lower="np.sin",
+                           zero=", -0.0 kept").encode()
+_COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", lower="np.cos",
+                           zero="").encode()
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
     cdef int i
-    for i, dtype in enumerate((DTYPE_FLOAT16, DTYPE_FLOAT32, DTYPE_BFLOAT16)):
+    for i, dtype in enumerate((DTYPE_FLOAT16, DTYPE_FLOAT32, DTYPE_FLOAT64, DTYPE_BFLOAT16)):
         loops[which][i].func = func
         loops[which][i].dtype = dtype
         loops[which][i].record_gil = which == 2
         loops[which][i].gil_was_held = -1
-    loop_data[which][0] = &loops[which][0]
-    loop_data[which][1] = &loops[which][1]
-    ufunc = PyUFunc_FromFuncAndData(loop_funcs, loop_data[which], loop_types, 2, 1, 1,
+    for i in range(3):
+        loop_data[which][i] = &loops[which][i]
+    ufunc = PyUFunc_FromFuncAndData(loop_funcs, loop_data[which], loop_types, 3, 1, 1,
                                     -1, name, doc, 0)  # -1: PyUFunc_None (no identity)
     PyUFunc_RegisterLoopForType(ufunc, BFLOAT16_TYPE_NUMBER, <PyUFuncGenericFunction>trig_loop,
-                                bfloat16_types, &loops[which][2])
+                                bfloat16_types, &loops[which][3])
     return ufunc
 
 
@@ -288,10 +302,13 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
 # implicit conversion between the two function pointer types.
 loop_funcs[0] = <PyUFuncGenericFunction>trig_loop
 loop_funcs[1] = <PyUFuncGenericFunction>trig_loop
+loop_funcs[2] = <PyUFuncGenericFunction>trig_loop
 loop_types[0] = cnp.NPY_FLOAT16
 loop_types[1] = cnp.NPY_FLOAT16
 loop_types[2] = cnp.NPY_FLOAT
 loop_types[3] = cnp.NPY_FLOAT
+loop_types[4] = cnp.NPY_DOUBLE
+loop_types[5] = cnp.NPY_DOUBLE
 bfloat16_types[0] = BFLOAT16_TYPE_NUMBER
 bfloat16_types[1] = BFLOAT16_TYPE_NUMBER
 
@@ -303,7 +320,7 @@ _gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that
 def gil_probe_result():
     """Test hook: PyGILState_Check() inside the last loop run by _gil_probe_sin,
     per dtype (float16, float32, bfloat16); -1 where it has not run."""
-    return tuple(loops[2][i].gil_was_held for i in range(3))
+    return tuple(loops[2][i].gil_was_held for i in (0, 1, 3))
 
 
 #: Stages of float64 sin/cos by index.  Stage 0 is the vectorized first pass of the
@@ -346,18 +363,18 @@ def trig_element(int func, int dtype_code, double x, int first_stage=0, int mult
 
 
 cdef dict _TRIG_CODES = {np.dtype(np.float16): DTYPE_FLOAT16, np.dtype(ml_dtypes.bfloat16): DTYPE_BFLOAT16,
-                         np.dtype(np.float32): DTYPE_FLOAT32}
+                         np.dtype(np.float32): DTYPE_FLOAT32, np.dtype(np.float64): DTYPE_FLOAT64}
 
 
 cdef int _trig_code(cnp.ndarray x) except -1:
     if x.dtype not in _TRIG_CODES or x.ndim != 1:
-        raise TypeError("x must be a 1-D float16, bfloat16 or float32 array")
+        raise TypeError("x must be a 1-D float16, bfloat16, float32 or float64 array")
     return _TRIG_CODES[x.dtype]
 
 
 def trig_strided(int target, int func, cnp.ndarray x, int first_stage=0, int multi_start_bits=0):
     """Test hook: (result, stage counts) of sin (func 0) or cos (1) of the 1-D
-    float16, bfloat16 or float32 array x, through the array kernel of SIMD
+    float16, bfloat16, float32 or float64 array x, through the array kernel of SIMD
     target index `target` (see simd_targets()), starting at first_stage (0: the
     SIMD first pass, as in normal operation)."""
     cdef crtrig_eval_options opt
@@ -372,8 +389,8 @@ def trig_strided(int target, int func, cnp.ndarray x, int first_stage=0, int mul
 
 
 def trig_with_target(int target, int func, cnp.ndarray x):
-    """Test hook: sin (func 0) or cos (1) of the 1-D float16, bfloat16 or float32
-    array x through the kernels of SIMD target index `target` (see simd_targets())."""
+    """Test hook: sin (func 0) or cos (1) of the 1-D float16, bfloat16, float32 or
+    float64 array x through the kernels of SIMD target index `target` (see simd_targets())."""
     return trig_strided(target, func, x)[0]
 
 
@@ -579,3 +596,53 @@ def first_pass_value(str what, int which, double a, double b=0.0):
     else:
         raise ValueError(what)
     return v, e
+
+
+def first_pass_with_target(int target, int func, cnp.ndarray x):
+    """Test hook: the first pass alone of SIMD target index `target` over the
+    contiguous 1-D float16, bfloat16, float32 or float64 array x: (out, undecided),
+    where out[i] is the correctly rounded sin (func 0) or cos (1) of x[i] wherever
+    undecided[i] == 0 (1: outside the pass, 2: rounding test failed)."""
+    if x.dtype not in _TRIG_CODES or x.ndim != 1 or not x.flags.c_contiguous:
+        raise TypeError("x must be a contiguous 1-D float16, bfloat16, float32 or float64 array")
+    out = np.empty_like(x)
+    undecided = np.empty(x.shape[0], np.uint8)
+    _check(crtrig_sincos_pass_target(target, func, _TRIG_CODES[x.dtype],
+                                     <const char *>cnp.PyArray_DATA(x), <char *>cnp.PyArray_DATA(out),
+                                     <size_t>x.shape[0], <unsigned char *>cnp.PyArray_DATA(undecided)))
+    return out, undecided
+
+
+def sincos64_pass_value(int target, int func, double x, bint large):
+    """Test hook: (hi, lo, e, flag) of the float64 first pass of SIMD target index
+    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17): its
+    unrounded value hi + lo, the bound e it rounds with, and its undecided code."""
+    cdef double hi = 0.0, lo = 0.0, e = 0.0
+    cdef int flag = 0
+    _check(crtrig_sincos64_value_target(target, func, x, large, &hi, &lo, &e, &flag))
+    return hi, lo, e, flag
+
+
+def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, int dtype_code,
+                            Py_ssize_t count):
+    """Test hook: the window first pass of SIMD target index `target` for the
+    format of dtype_code (0 float16 .. 3 float64) over n = first .. first + count - 1
+    (<= D, 1 <= D <= 2^52): (values, undecided), values[i] final where undecided[i] == 0."""
+    dtypes = {0: np.float16, 1: ml_dtypes.bfloat16, 2: np.float32, 3: np.float64}
+    if dtype_code not in dtypes or count < 0:
+        raise ValueError("dtype_code must be 0..3 and count >= 0")
+    out = np.empty(count, dtypes[dtype_code])
+    undecided = np.empty(count, np.uint8)
+    _check(crtrig_window_pass_target(target, kind, first, D, dtype_code, <size_t>count,
+                                     <char *>cnp.PyArray_DATA(out),
+                                     <unsigned char *>cnp.PyArray_DATA(undecided)))
+    return out, undecided
+
+
+def window64_pass_value(int target, int kind, uint64_t n, uint64_t D):
+    """Test hook: (hi, lo, e, flag) of the float64 window pass of SIMD target index
+    `target` for w[n] (0 <= n <= D, 1 <= D <= 2^52)."""
+    cdef double hi = 0.0, lo = 0.0, e = 0.0
+    cdef int flag = 0
+    _check(crtrig_window64_value_target(target, kind, n, D, &hi, &lo, &e, &flag))
+    return hi, lo, e, flag

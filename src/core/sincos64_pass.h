@@ -1,0 +1,144 @@
+/* The first pass of the float64 sin/cos array kernel: one source compiled once
+ * per SIMD target (simd_*.c), vectorized by the compiler.  The method, the
+ * reductions and the error bounds are in sincos64_core.h.
+ *
+ * Every lane is classified from its bits (no comparison touches a NaN):
+ *   |x| < 2^-27 (zeros and subnormals included): sin(x) rounds to x and cos(x) to 1.
+ *     For 0 < |x| < 2^-26, |sin x - x| < |x|^3/6 is below half the gap from x towards
+ *     zero (2^(E-54) for x = +-2^E, 2^(E-53) otherwise, 2^E <= |x| < 2^(E+1), E <= -27:
+ *     2^(3E)/6 < 2^(E-54) and 2^(3E+3)/6 < 2^(E-53)); for 0 < |x| < 2^-27,
+ *     0 < 1 - cos x < x^2/2 < 2^-55, half the gap below 1.  Both results are
+ *     copied from the bits: no flag, exact for +-0 too (sin keeps the sign).
+ *   inf and NaN: undecided = 1, for the scalar path (NaN quiet, inf -> NaN with
+ *     FE_INVALID).  Their lanes (and the tiny ones) compute on x = 1 instead.
+ *   otherwise: reduction (Cody-Waite for |x| < 2^17 when the whole chunk allows it,
+ *     otherwise the exact large reduction for every lane), sc64_eval, the bound
+ *     (evaluation + reduction delta) and sc64_round: undecided = 2 when the two
+ *     roundings differ, 0 when out[i] is the correctly rounded result.
+ * No intermediate overflows or underflows (sincos64_core.h), so finite inputs
+ * raise no flag but inexact.
+ */
+#include "pass_common.h"
+#include "sincos64_core.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define SC64_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define SC64_VECTORIZE
+#endif
+
+enum { SC64_CHUNK = 256 };
+
+/* One lane, computed for every lane whatever its class: |x| is clamped (on the
+ * bits, by integer min and max) into [2^-27, the largest double] for the large
+ * reduction or [2^-27, 2^17) for the small one, so that tiny, inf and NaN lanes
+ * compute harmlessly; their results are then replaced by bit masks.  Returns the
+ * output bits and sets *flag (0, 1 or 2, see above).  Selects (x = 1 for those
+ * lanes, or choosing the output with ?:) would let the compiler move the whole
+ * computation under a condition, which it then cannot vectorize.  large selects
+ * the reduction (a constant in each loop). */
+KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_t *flag,
+                             kdd_t *value, double *bound_out)
+{
+    const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
+    int64_t a = (int64_t)(b & SC64_ABS_MASK);
+    uint64_t kbits, differ, tiny, special, inside;
+    double x, delta, bound, y;
+    kdd_t r, R;
+    if (clean) {  /* the chunk has no tiny, inf or NaN lane */
+        x = sc64_from_bits(b);
+    } else {
+        a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
+        a = a > limit ? limit : a;
+        x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
+    }
+    if (large) {
+        r = sc64_reduce_large(x, &kbits);
+        delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
+    } else {
+        double kd;
+        r = sc64_reduce_small(x, &kbits, &kd);
+        delta = 0x1p-119 * fabs(kd);
+    }
+    R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
+    bound = bound + delta;
+    y = sc64_round(R, bound, &differ);
+    *value = R;
+    *bound_out = bound;
+    if (clean) {
+        *flag = differ << 1;
+        return sc64_to_bits(y);
+    }
+    tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
+    special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
+    inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
+    *flag = ((differ << 1) & inside) | special;
+    return (sc64_to_bits(y) & inside) | ((func ? SC64_ONE_BITS : b) & (0u - tiny)) |
+           (b & (0u - special));
+}
+
+/* One loop per (reduction, chunk with or without tiny/special lanes): no branch
+ * inside, so it vectorizes. */
+#define SC64_CHUNK_LOOP(NAME, LARGE, CLEAN)                                             \
+    SC64_VECTORIZE static void NAME(int func, const char *in, char *out, size_t n,      \
+                                    uint64_t *flags)                                    \
+    {                                                                                   \
+        size_t i;                                                                       \
+        for (i = 0; i < n; i++) {                                                       \
+            uint64_t b, o;                                                              \
+            kdd_t v;                                                                    \
+            double e;                                                                   \
+            memcpy(&b, in + 8 * i, sizeof b);                                           \
+            o = sc64_lane(func, LARGE, CLEAN, b, &flags[i], &v, &e);                    \
+            memcpy(out + 8 * i, &o, sizeof o);                                          \
+        }                                                                               \
+    }
+SC64_CHUNK_LOOP(sc64_chunk_small, 0, 0)
+SC64_CHUNK_LOOP(sc64_chunk_small_clean, 0, 1)
+SC64_CHUNK_LOOP(sc64_chunk_large, 1, 0)
+SC64_CHUNK_LOOP(sc64_chunk_large_clean, 1, 1)
+
+/* First pass over count contiguous doubles (in and out may be unaligned but must
+ * not overlap): out[i] and undecided[i] as described at the top.  Chunks whose
+ * finite |x| are all below 2^17 use the Cody-Waite reduction, others the large
+ * one for every lane; chunks without tiny, inf or NaN lanes skip their handling. */
+SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, char *out,
+                                                       size_t count, unsigned char *undecided)
+{
+    uint64_t flags[SC64_CHUNK];
+    size_t start, i;
+    for (start = 0; start < count; start += SC64_CHUNK) {
+        size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
+        const char *src = in + 8 * start;
+        char *dst = out + 8 * start;
+        uint64_t any_large = 0, any_outside = 0;
+        for (i = 0; i < n; i++) {
+            uint64_t b, a;
+            memcpy(&b, src + 8 * i, sizeof b);
+            a = b & SC64_ABS_MASK;
+            any_large |= a - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
+            any_outside |= a - SC64_TINY_BITS >= SC64_INF_BITS - SC64_TINY_BITS;
+        }
+        if (any_large)
+            (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
+        else
+            (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
+        for (i = 0; i < n; i++)
+            undecided[start + i] = (unsigned char)flags[i];
+    }
+}
+
+/* Test hook: the unrounded value R = *hi + *lo and the bound *e (evaluation and
+ * reduction) of the pass for one finite x with |x| >= 2^-27, through the small
+ * (large = 0, |x| < 2^17) or the large reduction.  Returns the lane's flag
+ * (0, or 2 when the rounding test fails). */
+int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi, double *lo,
+                                       double *e)
+{
+    uint64_t flag;
+    kdd_t v;
+    sc64_lane(func, large, 1, sc64_to_bits(x), &flag, &v, e);
+    *hi = v.hi;
+    *lo = v.lo;
+    return (int)flag;
+}

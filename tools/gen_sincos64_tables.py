@@ -1,0 +1,201 @@
+"""Generate src/core/sincos64_tables.c and print the constants of src/core/sincos64_core.h
+(the float64 first passes; needs mpmath).
+
+    python tools/gen_sincos64_tables.py > src/core/sincos64_tables.c
+    python tools/gen_sincos64_tables.py --constants      # the header's constants
+    python tools/gen_sincos64_tables.py --min-reduced    # the smallest reduced argument
+
+Tables (written as C):
+- CRTRIG_SC64_SINCOS[256][4]: {S_h, S_l, C_h, C_l} with S_h + S_l = sin(j pi/128) and
+  C_h + C_l = cos(j pi/128) = sin((j + 64) pi/128) as double-doubles, hi = RN(v),
+  lo = RN(v - hi) (one index gives all four: one gather index per lane).
+- CRTRIG_SC64_ROWS[66][4]: the large-argument reduction rows.  Row i serves the
+  exponents E = E0 .. E0 + 15 of |x| (2^E <= |x| < 2^(E+1)), E0 = -27 + 16 i.
+  With W = 2^(E0 - 52) 128/pi and F = W mod 256 (a real in [0, 256)):
+    C0 = 512 + floor(F 2^43) 2^-43            (53 bits: weights 2^9 .. 2^-43)
+    C1 = the next 53 bits of F, weights 2^-44 .. 2^-96
+    C2 = the next 53 bits,      weights 2^-97 .. 2^-149
+    C3 = RN(F - (C0 - 512) - C1 - C2)         (|C3| < 2^-149)
+  so 0 <= F - (C0 - 512) - C1 - C2 - C3 <= ulp(C3)/2 < 2^-202 in magnitude.
+  sincos64_core.h explains why x' (C0 + C1 + C2 + C3) = x 128/pi (mod 256) up to
+  that truncation, for the integer x' = x 2^(52 - E0).
+tests/test_sincos64_pass.py re-derives every entry and constant with mpmath.
+"""
+import argparse
+from fractions import Fraction
+
+import mpmath
+
+mpmath.mp.prec = 1600  # 2^(1013 - 52) 128/pi needs ~1170 bits after the point, plus 202
+
+ROW_EXPONENT_MIN = -27   # the smallest exponent the passes reduce (|x| >= 2^-27)
+ROW_WIDTH = 16           # exponents per row
+ROW_COUNT = (1023 - ROW_EXPONENT_MIN) // ROW_WIDTH + 1
+
+
+def exact(v):
+    """The exact rational value of an mpf or float."""
+    if isinstance(v, float):
+        return Fraction(v)
+    sign, man, exp, _ = v._mpf_  # (man_exp drops the sign)
+    return (-1) ** sign * Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def rn(q):
+    """q (a Fraction) rounded to the nearest double, ties to even (float() of a
+    Fraction rounds correctly)."""
+    return float(q)
+
+
+def rn_bits(q, bits):
+    """q rounded to nearest-even with `bits` significant bits, as a float."""
+    if q == 0:
+        return 0.0
+    e = 0
+    a = abs(q)
+    while a >= 2:
+        a /= 2
+        e += 1
+    while a < 1:
+        a *= 2
+        e -= 1
+    scaled = q / Fraction(2) ** (e - bits + 1)
+    n = round(scaled)  # Python rounds Fractions half to even
+    return float(Fraction(n) * Fraction(2) ** (e - bits + 1))
+
+
+def pi_over_128():
+    return exact(mpmath.pi / 128)
+
+
+def sin_table():
+    rows = []
+    for j in range(256):
+        s = exact(mpmath.sin(mpmath.pi * j / 128))
+        if j % 64 == 0:  # 0, 1, 0, -1 exactly
+            s = Fraction([0, 1, 0, -1][j // 64])
+        hi = rn(s)
+        lo = rn(s - Fraction(hi))
+        rows.append((hi, lo))
+    return rows
+
+
+def reduction_rows():
+    inv = exact(128 / mpmath.pi)
+    rows = []
+    for i in range(ROW_COUNT):
+        e0 = ROW_EXPONENT_MIN + ROW_WIDTH * i
+        w = inv * Fraction(2) ** (e0 - 52)
+        f = w - 256 * (w.numerator // (256 * w.denominator))  # W mod 256
+        a0 = Fraction(int(f * 2 ** 43), 2 ** 43)
+        rest = f - a0
+        c1 = Fraction(int(rest * 2 ** 96), 2 ** 96)
+        rest -= c1
+        c2 = Fraction(int(rest * 2 ** 149), 2 ** 149)
+        rest -= c2
+        c3 = rn(rest)
+        c0 = 512 + a0
+        for c in (c0, c1, c2):
+            assert Fraction(float(c)) == c, (i, "chunk not a double")
+        assert c1 < Fraction(1, 2 ** 43) and c2 < Fraction(1, 2 ** 96) and rest < Fraction(1, 2 ** 149)
+        assert abs(rest - Fraction(c3)) <= Fraction(1, 2 ** 202)
+        rows.append((float(c0), float(c1), float(c2), c3))
+    return rows
+
+
+def constants():
+    p = pi_over_128()
+    q1 = rn_bits(p, 30)
+    q2 = rn_bits(p - Fraction(q1), 30)
+    q3 = rn(p - Fraction(q1) - Fraction(q2))
+    tail = p - Fraction(q1) - Fraction(q2) - Fraction(q3)
+    pi_h = rn(p)
+    pi_l = rn(p - Fraction(pi_h))
+    out = {
+        "SC64_INV_PI_128": rn(exact(128 / mpmath.pi)),
+        "SC64_Q1": q1, "SC64_Q2": q2, "SC64_Q3": q3,
+        "SC64_PI_128_H": pi_h, "SC64_PI_128_L": pi_l,
+        "SC64_S3": rn(Fraction(-1, 6)), "SC64_S5": rn(Fraction(1, 120)),
+        "SC64_S7": rn(Fraction(-1, 5040)), "SC64_S9": rn(Fraction(1, 362880)),
+        "SC64_C4": rn(Fraction(1, 24)), "SC64_C6": rn(Fraction(-1, 720)),
+        "SC64_C8": rn(Fraction(1, 40320)),
+    }
+    for name, q in (("W64_HAMMING_A", Fraction(2, 23)), ("W64_HAMMING_B", Fraction(21, 23)),
+                    ("W64_BLACKMAN_A", Fraction(9, 25)), ("W64_BLACKMAN_B", Fraction(16, 25))):
+        hi = rn(q)
+        out[name + "_H"] = hi
+        out[name + "_L"] = rn(q - Fraction(hi))
+    return out, tail, p
+
+
+def print_tables():
+    print("/* Generated by tools/gen_sincos64_tables.py (mpmath); do not edit.")
+    print(" * tests/test_sincos64_pass.py re-derives every entry.  See that script and")
+    print(" * sincos64_core.h for what the entries are. */")
+    print('#include "sincos64_tables.h"')
+    print()
+    print("const double CRTRIG_SC64_SINCOS[256][4] = {")
+    table = sin_table()
+    for j, (hi, lo) in enumerate(table):
+        c_hi, c_lo = table[(j + 64) % 256]
+        print("    {%s, %s, %s, %s}, /* %d */" % (hi.hex(), lo.hex(), c_hi.hex(), c_lo.hex(), j))
+    print("};")
+    print()
+    print("const double CRTRIG_SC64_ROWS[CRTRIG_SC64_ROW_COUNT][4] = {")
+    for i, row in enumerate(reduction_rows()):
+        print("    {%s}, /* E0 = %d */" % (", ".join(c.hex() for c in row), ROW_EXPONENT_MIN + ROW_WIDTH * i))
+    print("};")
+
+
+def min_reduced_argument():
+    """The smallest |x 128/pi - k| over doubles x >= 2^-6 and integers k != 0, bounded
+    below per binade 2^E <= x < 2^(E+1) (x = M 2^(E-52), M < 2^53) by ||q a|| with
+    a = 2^(E-52) 128/pi mod 1 and q the last continued-fraction denominator of a below
+    2^53 (no 0 < M < 2^53 does better: best approximation).  Returns (bound, q, E - 52)."""
+    smallest = None
+    inv = 128 / mpmath.pi
+    for e in range(-6 - 52, 1024 - 52):
+        a = inv * mpmath.mpf(2) ** e
+        a -= mpmath.floor(a)
+        p0, q0, p1, q1, t = 0, 1, 1, 0, a
+        while True:
+            digit = int(mpmath.floor(t))
+            p2, q2 = digit * p1 + p0, digit * q1 + q0
+            if q2 >= 2 ** 53:
+                break
+            p0, q0, p1, q1 = p1, q1, p2, q2
+            t = 1 / (t - digit)
+        assert p1 >= 1
+        d = abs(q1 * a - p1)
+        if smallest is None or d < smallest[0]:
+            smallest = (d, q1, e)
+    return smallest
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--constants", action="store_true", help="print the header constants instead")
+    parser.add_argument("--min-reduced", action="store_true",
+                        help="print a lower bound of |x 128/pi - k| over all doubles (k != 0)")
+    args = parser.parse_args()
+    if args.min_reduced:
+        d, q, e = min_reduced_argument()
+        print("|x 128/pi - k| >= 2^%.2f, attained at x = %s" % (float(mpmath.log(d, 2)), float(q * 2 ** e).hex()))
+        return
+    if not args.constants:
+        print_tables()
+        return
+    values, tail, p = constants()
+    for name, v in values.items():
+        print("static const double %s = %s;" % (name, v.hex()))
+    print("/* |pi/128 - Q1 - Q2 - Q3| = 2^%.2f */" % float(mpmath.log(abs(tail), 2)))
+    pi_err = abs(p - Fraction(values["SC64_PI_128_H"]) - Fraction(values["SC64_PI_128_L"]))
+    print("/* |pi/128 - PI_128_H - PI_128_L| = 2^%.2f */" % float(mpmath.log(pi_err, 2)))
+    worst = max(abs(Fraction(hi) + Fraction(lo) - exact(mpmath.sin(mpmath.pi * j / 128))) / abs(Fraction(hi))
+                for j, (hi, lo) in enumerate(sin_table()) if j % 64)
+    print("/* sin table: max |hi + lo - sin(j pi/128)| / |hi| = 2^%.2f; %d reduction rows */"
+          % (float(mpmath.log(worst, 2)), ROW_COUNT))
+
+
+if __name__ == "__main__":
+    main()
