@@ -288,10 +288,12 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
             bits |= (uint64_t)1 << 51;
             memcpy(result, &bits, sizeof bits);
         } else {
-            /* inf - inf: the platform's default NaN.  Its FE_INVALID is
-             * discarded with the rest of the flags raised inside; the entry
-             * point raises it in the caller's environment at the end. */
-            *result = x - x;
+            /* The positive quiet NaN, the same bits on every platform (inf - inf
+             * would give the platform's default NaN: negative on x86, positive on
+             * aarch64).  The entry point raises FE_INVALID in the caller's
+             * environment at the end. */
+            bits = (uint64_t)0x7ff8 << 48;
+            memcpy(result, &bits, sizeof bits);
             task->saw_infinity = 1;
         }
         if (counts)
