@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import _onnx_fold_cli, cases, compare, verify
+from . import _onnx_fold_cli, bench, cases, compare, verify
 
 
 class OneLineErrorParser(argparse.ArgumentParser):
@@ -68,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
             "judged by crtrig.reference against the peer's own definition.",
         )
     )
+    bench.configure_parser(commands.add_parser("bench", help=bench.HELP, description=bench.DESCRIPTION))
     return parser
 
 
