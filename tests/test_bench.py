@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import subprocess
 import sys
 
 import ml_dtypes
@@ -110,15 +111,26 @@ def without_float64_loop(monkeypatch):
         monkeypatch.setattr(crtrig, name, ufunc)
 
 
-def test_report_format_and_json(capsys, tmp_path, monkeypatch):
-    no_pool(monkeypatch)
-    out, err, data = run_bench(capsys, tmp_path)
+def test_report_format_and_json(tmp_path):
+    """The command as users run it, with every installed peer, in a child process
+    (the peers' imports, torch's above all, stay out of the test process: a
+    forked child's peak RSS includes its parent's, which test_cases measures)."""
+    path = tmp_path / "bench.json"
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "bench", *TINY, "--json", str(path)],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    out, err = completed.stdout, completed.stderr
+    data = json.loads(path.read_text(encoding="utf-8"))
     lines = out.splitlines()
-    assert lines[0] == f"$ python -m crtrig bench {' '.join(TINY)} --json {tmp_path / 'bench.json'}"
+    assert lines[0] == f"$ python -m crtrig bench {' '.join(TINY)} --json {path}"
     assert lines[2].startswith("(--quick: ")
+    threads = data["platform"]["all_threads"]
+    pool = (f"{threads} threads (pool)" if threads else
+            "1 thread (pool)" if data["platform"]["thread_pool"] else "1 thread (no pool)")
+    assert data["platform"]["thread_pool"] == hasattr(crtrig, "set_num_threads")
     platform_line = next(line for line in lines if line.startswith("platform: "))
     for part in (crtrig.bench._config.cpu_model(), f"SIMD target {crtrig.simd_target()}",
-                 f"numpy {np.__version__}", "1 thread (no pool)"):
+                 f"numpy {np.__version__}", pool):
         assert part in platform_line, part
     loaded = data["peers"]
     for name in bench.PEERS:  # each peer is either there or skipped with a reason
@@ -136,12 +148,15 @@ def test_report_format_and_json(capsys, tmp_path, monkeypatch):
 
     for table_row, json_row in zip(trig + windows + store, data["rows"]):
         assert table_row["rounds"] == "2" == str(json_row["rounds"])
+        if threads:  # crtrig's all-threads column, once crtrig has a thread pool
+            cell = table_row[f"crtrig {threads} threads (× 1 thread)"]
+            assert RATIO_CELL.match(cell) or cell.startswith("n/a ("), cell
         crtrig_cell = table_row["crtrig ns/elem"]
         if "crtrig" in json_row["times"]:
             assert TIME_CELL.match(crtrig_cell), crtrig_cell
             ns = json_row["times"]["crtrig"]["ns_per_element"]
             assert float(crtrig_cell) == pytest.approx(ns, rel=5e-3)  # the table prints the JSON's number
-            expected = min(json_row["size"], bench.CHECK_ELEMENTS)
+            expected = min(json_row["size"], bench.CHECK_ELEMENTS) * (2 if threads else 1)
             assert table_row["check"] == f"{expected} ok" and json_row["checked"] == expected
             assert json_row["wrong"] == 0
         else:

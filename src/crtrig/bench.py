@@ -99,8 +99,9 @@ class Settings:
     max_rounds: int
 
 
-# The default run took 3 minutes on the 2-core development machine with 3/21 rounds
-# (no thread pool, no float64 loop yet); 5/31 leaves room for those within 10 minutes.
+# The default run took 3 minutes on the 2-core development machine (shared) with 3 to 21
+# rounds per row and 5 minutes with 5 to 31, without a thread pool or a float64 loop; the
+# rows those add should keep it under 10 minutes.
 DEFAULT = Settings(trig_size=1 << 20, window_sizes=(10**3, 10**5, 10**7), row_budget_s=5.0,
                    min_rounds=5, max_rounds=31)
 QUICK = Settings(trig_size=1 << 16, window_sizes=(10**3, 10**5), row_budget_s=0.25,
@@ -130,7 +131,7 @@ class Row:
     labels: dict            # what the row is: function/window, dtype, input or N
     size: int               # elements per call
     rounds: int = 0
-    times: dict = field(default_factory=dict)       # contender -> {"median_s", "q1_s", "q3_s"}
+    times: dict = field(default_factory=dict)       # contender -> median_s, q1_s, q3_s, expression
     unavailable: dict = field(default_factory=dict)  # contender -> reason
     checked: int = 0
     wrong: int = 0
