@@ -16,7 +16,7 @@ WINDOW_DTYPES = ["float16", "bfloat16", "float32", "float64", "int8", "uint8", "
                  "int32", "uint32", "int64", "uint64"]
 FUNCTIONS = {"hann": crtrig.hann_window, "hamming": crtrig.hamming_window,
              "blackman": crtrig.blackman_window}
-TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +66,7 @@ def test_empty_window_allocates_nothing():
     assert _core.fail_allocation(0) == 1
 
 
-@pytest.mark.parametrize("target", TARGETS, ids=[_core.simd_targets()[i] for i in TARGETS])
+@pytest.mark.parametrize("target", TARGETS, ids=[_core._supported_target_slots()[i] for i in TARGETS])
 @pytest.mark.parametrize("dtype", [np.float16, ml_dtypes.bfloat16, np.float32])
 def test_sin_cos_allocate_once_per_call_and_only_when_needed(dtype, target):
     """The multi-precision stage forced for a whole array (the test hook skips the

@@ -23,8 +23,8 @@ FUNCS = {"sin": 0, "cos": 1}
 DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
           "float32": np.dtype(np.float32)}
 UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64, 1: np.uint8}
-TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
-TARGET_IDS = [_core.simd_targets()[i] for i in TARGETS]
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
+TARGET_IDS = [_core._supported_target_slots()[i] for i in TARGETS]
 MODES = _core.ROUNDING_MODES
 # Where the platform has FTZ/DAZ controls (x86-64 MXCSR, aarch64 FPCR: every CI
 # platform), every combination; elsewhere they cannot be set.

@@ -10,7 +10,7 @@ import pytest
 from crtrig import _core
 
 KNOWN = _core._known_simd_targets()
-SUPPORTED = _core.simd_targets()
+SUPPORTED = _core._supported_target_slots()
 BEST = [name for name in SUPPORTED if name][-1]
 PROBE = "import crtrig, crtrig._core as c; print(c.SIMD_TARGET)"
 

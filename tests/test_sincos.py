@@ -22,7 +22,7 @@ FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos}
 SMALL_DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16)}
 FLOAT_DTYPES = {**SMALL_DTYPES, "float32": np.dtype(np.float32)}
 DTYPE_CODE = {"float16": 0, "bfloat16": 1, "float32": 2}
-TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
 
 
 def same_bits(got, want):
@@ -115,7 +115,7 @@ def target_inputs(func, dtype):
     return _TARGET_INPUTS[key]
 
 
-@pytest.mark.parametrize("target", TARGETS, ids=lambda i: _core.simd_targets()[i])
+@pytest.mark.parametrize("target", TARGETS, ids=lambda i: _core._supported_target_slots()[i])
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
 @pytest.mark.parametrize("func", FUNCS)
 def test_every_simd_target_matches_the_oracle(func, dtype, target):

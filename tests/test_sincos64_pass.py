@@ -29,8 +29,8 @@ import oracle
 
 FUNCS = {"sin": 0, "cos": 1}
 KINDS = {"hann": 0, "hamming": 1, "blackman": 2}
-TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
-TARGET_IDS = [_core.simd_targets()[i] for i in TARGETS]
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
+TARGET_IDS = [_core._supported_target_slots()[i] for i in TARGETS]
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "core"
 RANGE_SIZE = 100_000
 
@@ -448,7 +448,7 @@ def test_ufunc_uses_the_pass_and_is_exact_on_float32_values(func):
     f = getattr(crtrig, func)
     x, want = oracle_case(func, "random bit patterns")
     got = f(x)
-    _, undecided = _core.first_pass_with_target(_core.simd_targets().index(_core.SIMD_TARGET), FUNCS[func], x)
+    _, undecided = _core.first_pass_with_target(_core._supported_target_slots().index(_core.SIMD_TARGET), FUNCS[func], x)
     assert np.all(same_bits(got, want)[undecided == 0])
     rng = np.random.default_rng(8)
     bits32 = rng.integers(0, 1 << 32, 30000, dtype=np.uint64).astype(np.uint32).view(np.float32)

@@ -233,7 +233,7 @@ def test_sample_uses_exact_path_without_oracle(no_oracle, capsys):
 # SIMD targets: --target NAME|all
 # ---------------------------------------------------------------------------
 
-SUPPORTED_TARGETS = [name for name in crtrig_core.simd_targets() if name is not None]
+SUPPORTED_TARGETS = [name for name in crtrig_core._supported_target_slots() if name is not None]
 
 
 def result_lines(stdout: str) -> list[re.Match]:
@@ -270,7 +270,7 @@ def test_target_by_name(capsys, name):
 
 
 def test_unknown_or_unsupported_target_is_one_line_exit_2():
-    names = ["bogus"] + [name for name, ok in zip(verify.TARGETS, crtrig_core.simd_targets()) if ok is None]
+    names = ["bogus"] + [name for name, ok in zip(verify.TARGETS, crtrig_core._supported_target_slots()) if ok is None]
     if len(names) == 1:  # this CPU supports every target
         assert SUPPORTED_TARGETS == list(verify.TARGETS)
     for name in names:
@@ -285,7 +285,7 @@ def test_verify_block_uses_the_target_it_is_given():
     """The C layer computes crtrig's values with crtrig_trig_strided_target:
     each supported target is checked (and its corruption caught), and an
     unavailable index is refused rather than silently replaced."""
-    for index, name in enumerate(crtrig_core.simd_targets()):
+    for index, name in enumerate(crtrig_core._supported_target_slots()):
         if name is None:
             with pytest.raises(ValueError, match="target"):
                 _verify.verify_block("sin", 0x40000000, 16, target=index)
@@ -294,7 +294,7 @@ def test_verify_block_uses_the_target_it_is_given():
         assert outcome["wrong"] == 1 and outcome["wrong_examples"][0][0] == 0x40000123
     with pytest.raises(ValueError, match="target"):
         _verify.verify_block("sin", 0x40000000, 16, target=len(verify.TARGETS))
-    assert _verify.simd_targets() == crtrig_core.simd_targets()
+    assert _verify.simd_targets() == crtrig_core._supported_target_slots()
 
 
 # ---------------------------------------------------------------------------

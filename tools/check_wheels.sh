@@ -118,7 +118,7 @@ missing="$(comm -23 <(echo "$required" | sort) "$WORKDIR/sdist.txt")"
 for pyx in $(grep -E '^src/crtrig/.*\.pyx$' "$WORKDIR/tree.txt"); do
     ! grep -qx "${pyx%.pyx}.c" "$WORKDIR/sdist.txt" || fail "the sdist holds Cython's generated ${pyx%.pyx}.c"
 done
-stray="$(grep -E '\.(so|pyd|dll|dylib|o|obj|pyc)$|^build/|^src/crtrig/cases/' "$WORKDIR/sdist.txt" || true)"
+stray="$(grep -E '\.(so|pyd|dll|dylib|o|obj|pyc)$|^build/|^src/crtrig/cases/|^src/crtrig/_build_info\.py$' "$WORKDIR/sdist.txt" || true)"
 [ -z "$stray" ] || fail "built files in the sdist: $stray"
 echo "sdist: $(wc -l <"$WORKDIR/sdist.txt") files; all $(echo "$required" | wc -l) required source files present; no generated .c, no binaries"
 
@@ -167,7 +167,7 @@ if ! (cd "$RUNDIR" && PATH="$VENV/bin:$PATH" VIRTUAL_ENV="$VENV" sh -c "$test_co
     tail -40 "$WORKDIR/test.log"
     fail "the wheel test-command failed (log: $WORKDIR/test.log)"
 fi
-head -1 "$WORKDIR/test.log"   # where crtrig came from, and its SIMD target
+sed -n '1,/^  CPU: /p' "$WORKDIR/test.log"   # crtrig.show_config(): where it came from, SIMD targets, build flags
 grep -E '^[0-9]+ (passed|failed)' "$WORKDIR/test.log"   # pytest's and the case runner's counts
 
 step "all wheel checks passed"

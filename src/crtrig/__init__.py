@@ -6,5 +6,7 @@ with ties to even, into the output type.
 from ._version import __version__
 from ._windows import hann_window, hamming_window, blackman_window
 from ._core import sin, cos
+from ._config import show_config, simd_target, simd_targets
 
-__all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window"]
+__all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window",
+           "simd_targets", "simd_target", "show_config"]

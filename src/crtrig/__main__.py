@@ -44,6 +44,10 @@ COMMANDS = (
      "Write a copy of an ONNX model in which every HannWindow, HammingWindow and "
      "BlackmanWindow node with a constant size is an initializer holding crtrig's "
      "correctly rounded window (needs the onnx package)."),
+    ("bench", "bench", "time crtrig next to numpy, scipy, torch and onnxruntime",
+     "Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
+     "installed), in one process, every contender on one thread and timed the same way; "
+     "print ns per element and speedups."),
     ("compare", "compare", "compare the accuracy of crtrig and the installed peers",
      "Run the same windows and sin/cos inputs through crtrig, numpy, scipy, torch, "
      "onnxruntime and onnx.reference (those installed) and print, per peer, the share of "
@@ -83,7 +87,7 @@ def version_text() -> str:
     except ImportError as exc:
         target = f"unavailable (crtrig._core is not built: {exc})"
     else:
-        supported = ", ".join(name for name in _core.simd_targets() if name is not None)
+        supported = ", ".join(name for name in _core._supported_target_slots() if name is not None)
         target = f"{_core.SIMD_TARGET} (this CPU supports: {supported}; CRTRIG_TARGET overrides)"
     return (
         f"crtrig {__version__}\n"

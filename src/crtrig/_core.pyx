@@ -81,8 +81,10 @@ cdef extern from "crtrig/crtrig.h" nogil:
 WINDOW_MAX_SIZE = CRTRIG_WINDOW_MAX_SIZE
 
 
-def simd_targets():
-    """Names of the SIMD targets compiled in and supported by this CPU, by index."""
+def _supported_target_slots():
+    """The SIMD target names by target index (0 baseline, 1 avx2, 2 avx512):
+    the name where the target is compiled in and this CPU supports it, None
+    elsewhere.  Private: the public crtrig.simd_targets() lists the names."""
     cdef int i
     names = []
     for i in range(CRTRIG_NUM_TARGETS):
@@ -133,7 +135,7 @@ def _choose_simd_target():
     raw = environb.get(b"CRTRIG_TARGET") if environb is not None else os.environ.get("CRTRIG_TARGET")
     cdef const char *chosen
     cdef bytes encoded
-    name = _requested_target(raw, _known_simd_targets(), simd_targets())
+    name = _requested_target(raw, _known_simd_targets(), _supported_target_slots())
     if name is None:
         chosen = crtrig_init(NULL)
     else:
@@ -375,7 +377,7 @@ cdef int _trig_code(cnp.ndarray x) except -1:
 def trig_strided(int target, int func, cnp.ndarray x, int first_stage=0, int multi_start_bits=0):
     """Test hook: (result, stage counts) of sin (func 0) or cos (1) of the 1-D
     float16, bfloat16, float32 or float64 array x, through the array kernel of SIMD
-    target index `target` (see simd_targets()), starting at first_stage (0: the
+    target index `target` (see _supported_target_slots()), starting at first_stage (0: the
     SIMD first pass, as in normal operation)."""
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
@@ -390,7 +392,7 @@ def trig_strided(int target, int func, cnp.ndarray x, int first_stage=0, int mul
 
 def trig_with_target(int target, int func, cnp.ndarray x):
     """Test hook: sin (func 0) or cos (1) of the 1-D float16, bfloat16, float32 or
-    float64 array x through the kernels of SIMD target index `target` (see simd_targets())."""
+    float64 array x through the kernels of SIMD target index `target` (see _supported_target_slots())."""
     return trig_strided(target, func, x)[0]
 
 

@@ -26,8 +26,7 @@ onnxruntime and onnx.reference run one-node ONNX models (opset 17 for the
 windows, 22 for Sin and Cos); onnxruntime takes and returns bfloat16 through
 Cast nodes to and from float32, which are exact for bfloat16 values.
 
-This replaces the accuracy parts of ``tools/compare_windows.py`` and
-``tools/bench_sincos.py``; their timing parts stay in those tools.
+Speed is measured by ``python -m crtrig bench`` (``crtrig.bench``).
 """
 
 from __future__ import annotations
@@ -310,7 +309,7 @@ def load_peers(names=PEERS, threads: int = 1) -> tuple[list[Peer], dict[str, str
     """The peers among ``names`` that load, and for the others why not.
 
     ``threads``: the threads torch and onnxruntime may use (compare uses one,
-    like crtrig and numpy; tools/compare_windows.py times with more)."""
+    like crtrig and numpy)."""
     peers, skipped = [], {}
     for name in names:
         try:

@@ -434,7 +434,7 @@ def resolve_targets(requested: Optional[str]) -> list[tuple[int, str]]:
     target this CPU does not support."""
     from . import _core
 
-    supported = _core.simd_targets()
+    supported = _core._supported_target_slots()
     available = [(index, name) for index, name in enumerate(supported) if name is not None]
     if requested is None:
         return [(TARGETS.index(_core.SIMD_TARGET), _core.SIMD_TARGET)]

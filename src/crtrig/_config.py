@@ -1,0 +1,133 @@
+"""What this crtrig is and where it runs: SIMD targets, threads, build, platform.
+
+``simd_targets()``, ``simd_target()`` and ``show_config()`` are public
+(re-exported by ``crtrig``); ``cpu_model()`` and ``thread_count()`` serve
+``show_config`` and ``python -m crtrig bench``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+
+from . import _core
+from ._version import __version__
+
+
+def simd_targets() -> tuple[str, ...]:
+    """Names of the SIMD targets compiled into this build and supported by this
+    CPU, from the baseline up: for example ``('baseline', 'avx2')``.  Every
+    target gives the same (correctly rounded) bits; ``simd_target()`` is the
+    one in use."""
+    return tuple(name for name in _core._supported_target_slots() if name is not None)
+
+
+def simd_target() -> str:
+    """The SIMD target crtrig's kernels use: the best of ``simd_targets()``,
+    chosen at import, or the one the environment variable CRTRIG_TARGET names."""
+    return _core.SIMD_TARGET
+
+
+def thread_count() -> int | None:
+    """Threads crtrig's kernels may use (``crtrig.get_num_threads()``), or None
+    when this build has no thread pool (it then computes on the caller's thread)."""
+    import crtrig
+
+    get = getattr(crtrig, "get_num_threads", None)
+    return None if get is None else int(get())
+
+
+def cpu_model() -> str:
+    """The CPU's model name, as the operating system reports it (or the machine type)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Model", "Hardware") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    if sys.platform == "darwin":
+        try:
+            run = subprocess.run(["sysctl", "-n", "machdep.cpu.brand_string"], capture_output=True,
+                                 text=True, timeout=5)
+            if run.returncode == 0 and run.stdout.strip():
+                return run.stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def cpus_available() -> int:
+    """CPUs this process may run on (its affinity where the OS has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        try:
+            return len(os.sched_getaffinity(0))
+        except OSError:
+            pass
+    return os.cpu_count() or 1
+
+
+def build_info() -> dict | None:
+    """What setup.py recorded about this build (compiler, flags), or None if
+    this copy was built some other way."""
+    try:
+        from ._build_info import BUILD_INFO
+    except ImportError:
+        return None
+    return dict(BUILD_INFO)
+
+
+def _environment(name: str) -> str:
+    value = os.environ.get(name)
+    return "unset" if value is None else repr(value)
+
+
+def config_lines() -> list[str]:
+    """The lines ``show_config()`` prints."""
+    import ml_dtypes
+    import numpy
+
+    known = _core._known_simd_targets()
+    lines = [f"crtrig {__version__}", f"  location: {os.path.dirname(os.path.abspath(__file__))}",
+             "SIMD",
+             f"  active target: {simd_target()} (CRTRIG_TARGET: {_environment('CRTRIG_TARGET')})",
+             f"  supported here: {', '.join(simd_targets())}",
+             f"  known targets: {', '.join(known)} (x86-64 builds with gcc or clang compile all "
+             "three; other builds the baseline only)",
+             f"  floating-point environment switched by: {_core.FPENV_METHOD}"]
+    threads = thread_count()
+    if threads is None:
+        lines.append("threads: 1 (this build has no thread pool: each call runs on the caller's thread)")
+    else:
+        lines.append(f"threads: {threads} (crtrig.get_num_threads(); CRTRIG_NUM_THREADS: "
+                     f"{_environment('CRTRIG_NUM_THREADS')}; CPUs available: {cpus_available()})")
+    info = build_info()
+    lines.append("build")
+    if info is None:
+        lines.append("  unknown: no crtrig._build_info (this copy was not built by crtrig's setup.py)")
+    else:
+        compiler = " ".join(info.get("compiler", [])) or "?"
+        version = info.get("compiler_version") or "version unknown"
+        lines += [f"  compiler: {info.get('compiler_type', '?')}: {version}",
+                  f"  command: {compiler}",
+                  f"  crtrig flags: {' '.join(info.get('crtrig_flags', []))}",
+                  f"  built for: {info.get('system', '?')} {info.get('machine', '?')}, Python "
+                  f"{info.get('python', '?')}, numpy {info.get('numpy', '?')}, Cython "
+                  f"{info.get('cython', '?')}"]
+    lines += ["runtime",
+              f"  Python {platform.python_version()} ({platform.python_implementation()}) {sys.executable}",
+              f"  numpy {numpy.__version__}, ml_dtypes {ml_dtypes.__version__}",
+              f"  platform: {platform.platform()}",
+              f"  CPU: {cpu_model()}, {os.cpu_count()} logical CPUs, {cpus_available()} available"]
+    return lines
+
+
+def show_config(file=None) -> None:
+    """Print crtrig's configuration, for bug reports: version, SIMD target and
+    the supported targets, thread count, the compiler and flags of the build,
+    numpy and ml_dtypes versions, platform and CPU.  ``file``: where to print
+    (default: sys.stdout)."""
+    print("\n".join(config_lines()), file=sys.stdout if file is None else file)

@@ -1,0 +1,936 @@
+"""``python -m crtrig bench``: crtrig's speed next to its peers, in one process.
+
+What runs, each as one row of a table:
+
+* sin and cos for float16, bfloat16, float32 and float64 inputs uniform in
+  [-π, π], uniform in [-1e5, 1e5] (float16: its finite range, [-65504, 65504])
+  and drawn uniformly from all finite bit patterns;
+* the periodic Hann, Hamming and Blackman windows of float32 and float64 at
+  N = 10^3, 10^5 and 10^7;
+* the store limit: ``crtrig.hann_window(N, dtype=..., out=out)`` next to
+  ``out.fill(0.5)`` on an array of the same size.
+
+against numpy, and scipy, torch and onnxruntime when they are installed (a
+peer that is not is skipped with a note).  The report prints the exact
+expression each contender evaluates.
+
+How the times are taken (the same for every contender): one call of the
+expression, ``time.perf_counter()`` before and after, the garbage collector
+off.  Each round times every contender of a row once, in an order that
+rotates from round to round; a row runs as many rounds as fit in its time
+budget (within fixed bounds) and reports the median.  Every call allocates
+its output, except the store-limit rows (``out=``), where crtrig's array is
+overwritten with -1 (never a window value) before each timed call, so a call
+that skipped its work would fail the check.  Nothing is cached between calls:
+each repetition calls the expression again with the same arguments.
+Peers run on one thread (``torch.set_num_threads(1)``, onnxruntime's
+``intra_op_num_threads=1``; numpy and scipy have one); crtrig runs on one
+thread and, when it has a thread pool (``crtrig.set_num_threads``), also on
+all the threads ``crtrig.get_num_threads()`` reports at the start.
+
+speedup = peer time / crtrig time (one thread): above 1, crtrig is faster.
+The all-threads column gives crtrig's one-thread time over its all-threads
+time.
+
+Every row checks crtrig's output of its last timed call against
+``crtrig.reference`` (exact, independent of the C core) on a subset: the ends,
+the middle and a fixed random sample, CHECK_ELEMENTS in all (every element of
+smaller arrays).  A mismatch is reported and makes the exit status 1.
+
+``--json FILE`` saves the numbers, ``--plot FILE.png`` draws the speedups
+with matplotlib (the ``bench`` extra).  Progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Callable
+
+import ml_dtypes
+import numpy as np
+
+import crtrig
+from . import _config, reference
+
+HELP = "time crtrig next to numpy, scipy, torch and onnxruntime"
+DESCRIPTION = ("Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
+               "installed), in one process, each on one thread and timed the same way; print ns per "
+               "element and speedups, and check crtrig's outputs against crtrig.reference on a subset.")
+
+PEERS = ("numpy", "scipy", "torch", "onnxruntime")
+TRIG_FUNCTIONS = ("sin", "cos")
+TRIG_DTYPES = ("float16", "bfloat16", "float32", "float64")
+WINDOW_KINDS = ("hann", "hamming", "blackman")
+WINDOW_DTYPES = ("float32", "float64")
+INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
+
+CHECK_ELEMENTS = 256
+SEED = 2026
+MAX_TRIG_SIZE = 1 << 24       # 16 Mi elements: 128 MiB per float64 array
+MAX_WINDOW_SIZE = 1 << 25     # 32 Mi elements: 256 MiB per float64 window
+MAX_ROUNDS = 50
+
+_NP_DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
+              "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
+_NP_SPELLING = {"float16": "np.float16", "bfloat16": "bfloat16", "float32": "np.float32",
+                "float64": "np.float64"}
+_UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+_NUMPY_WINDOWS = {"hann": "hanning", "hamming": "hamming", "blackman": "blackman"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Sizes and the time budget of a run."""
+
+    trig_size: int
+    window_sizes: tuple[int, ...]
+    row_budget_s: float   # time aimed at per row (all rounds of all contenders)
+    min_rounds: int
+    max_rounds: int
+
+
+# The default run took 3 minutes on the 2-core development machine (shared) with 3 to 21
+# rounds per row and 5 minutes with 5 to 31, without a thread pool or a float64 loop; the
+# rows those add should keep it under 10 minutes.
+DEFAULT = Settings(trig_size=1 << 20, window_sizes=(10**3, 10**5, 10**7), row_budget_s=5.0,
+                   min_rounds=5, max_rounds=31)
+QUICK = Settings(trig_size=1 << 16, window_sizes=(10**3, 10**5), row_budget_s=0.25,
+                 min_rounds=3, max_rounds=9)
+
+
+class Unavailable(Exception):
+    """A contender cannot run this row (the message says why)."""
+
+
+@dataclass
+class Contender:
+    """One expression timed in a row.  ``call`` evaluates ``expression``;
+    ``before`` runs, untimed, before each timed call (thread count, the -1s
+    written into an out= array)."""
+
+    name: str
+    expression: str
+    call: Callable[[], object]
+    before: Callable[[], None] | None = None
+    checked: bool = False   # crtrig's own outputs are checked against the reference
+
+
+@dataclass
+class Row:
+    section: str            # "sin/cos", "windows", "store limit"
+    labels: dict            # what the row is: function/window, dtype, input or N
+    size: int               # elements per call
+    rounds: int = 0
+    times: dict = field(default_factory=dict)       # contender -> median_s, q1_s, q3_s, expression
+    unavailable: dict = field(default_factory=dict)  # contender -> reason
+    checked: int = 0
+    wrong: int = 0
+    first_wrong: str | None = None
+
+    def ns(self, name: str) -> float | None:
+        t = self.times.get(name)
+        return None if t is None else t["median_s"] * 1e9 / self.size
+
+
+# ---------------------------------------------------------------------------
+# Peers and crtrig's thread pool
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Peers:
+    """The peers that loaded, their modules, and why the others did not."""
+
+    modules: dict = field(default_factory=dict)   # name -> module
+    versions: dict = field(default_factory=dict)  # name -> version text
+    notes: dict = field(default_factory=dict)     # name -> how it is run
+    skipped: dict = field(default_factory=dict)   # name -> reason
+    restore: list = field(default_factory=list)   # callables undoing global settings
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    text = lines[0] if lines else type(exc).__name__
+    return text if len(text) <= 160 else text[:160] + "..."
+
+
+def load_peers(names) -> Peers:
+    peers = Peers()
+    for name in names:
+        try:
+            if name == "numpy":
+                peers.modules[name], peers.versions[name] = np, np.__version__
+                peers.notes[name] = "one thread; bfloat16 sin/cos are ml_dtypes' loops"
+            elif name == "scipy":
+                import scipy
+                import scipy.signal.windows  # noqa: F401
+                peers.modules[name], peers.versions[name] = scipy, scipy.__version__
+                peers.notes[name] = "scipy.signal.windows (float64; other dtypes by astype); no sin/cos"
+            elif name == "torch":
+                import torch
+                before = torch.get_num_threads()
+                torch.set_num_threads(1)
+                peers.restore.append(lambda torch=torch, before=before: torch.set_num_threads(before))
+                peers.modules[name], peers.versions[name] = torch, torch.__version__
+                peers.notes[name] = "CPU tensors, torch.set_num_threads(1)"
+            elif name == "onnxruntime":
+                import onnxruntime
+                import onnx  # noqa: F401  (builds the one-node models)
+                peers.modules[name], peers.versions[name] = onnxruntime, onnxruntime.__version__
+                peers.notes[name] = ("CPUExecutionProvider, intra_op_num_threads=1, "
+                                     "inter_op_num_threads=1; one-node models")
+        except ImportError as exc:
+            peers.skipped[name] = f"not installed (no module {exc.name or _first_line(exc)})"
+        except Exception as exc:  # a broken install: say so and go on
+            peers.skipped[name] = f"unusable: {type(exc).__name__}: {_first_line(exc)}"
+    return peers
+
+
+def _onnx_session(ort, model):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise Unavailable(_first_line(exc)) from None
+
+
+@dataclass(frozen=True)
+class Threads:
+    """crtrig's thread pool as the bench uses it: ``all`` threads for the
+    second crtrig column, None when there is no pool (or it has 1 thread)."""
+
+    pool: bool
+    all: int | None
+    note: str
+
+    @staticmethod
+    def detect() -> "Threads":
+        setter = getattr(crtrig, "set_num_threads", None)
+        getter = getattr(crtrig, "get_num_threads", None)
+        if setter is None or getter is None:
+            return Threads(False, None, "this crtrig has no thread pool: every call runs on one thread")
+        count = int(getter())
+        if count <= 1:
+            return Threads(True, None, "crtrig.get_num_threads() is 1: no all-threads column")
+        return Threads(True, count, f"crtrig on 1 thread and on {count} (crtrig.get_num_threads() "
+                                    "at the start)")
+
+    def set(self, count: int) -> Callable[[], None] | None:
+        if not self.pool:
+            return None
+        return lambda: crtrig.set_num_threads(count)
+
+    @property
+    def all_name(self) -> str | None:
+        return None if self.all is None else f"crtrig {self.all} threads"
+
+
+def _contender(name, expression, namespace, before=None, checked=False) -> Contender:
+    """A contender that evaluates exactly the expression it prints."""
+    call = eval(compile(f"lambda: {expression}", f"<{name}>", "eval"), namespace)
+    return Contender(name, expression, call, before, checked)
+
+
+def _crtrig_contenders(expression, namespace_for, threads: Threads, before=None) -> list[Contender]:
+    """crtrig on one thread and, with a pool, on all; each with its own namespace
+    (its own out= array) from namespace_for()."""
+    def chain(*steps):
+        steps = [step for step in steps if step is not None]
+        if not steps:
+            return None
+
+        def run_all():
+            for step in steps:
+                step()
+        return run_all
+
+    result = []
+    variants = [("crtrig", 1)] + ([(threads.all_name, threads.all)] if threads.all else [])
+    for name, count in variants:
+        namespace = namespace_for()
+        poison = before(namespace) if before is not None else None
+        result.append(_contender(name, expression, namespace, chain(threads.set(count), poison),
+                                 checked=True))
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Inputs and rows
+# ---------------------------------------------------------------------------
+
+
+def trig_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """The three input sets of one dtype, ``size`` elements each."""
+    dt = _NP_DTYPES[dtype]
+    fmt = reference.FLOAT_FORMATS[dtype]
+    largest = 65504.0 if dtype == "float16" else 1e5
+    unsigned = _UNSIGNED[dt.itemsize]
+    patterns = np.empty(0, dtype=unsigned)
+    while patterns.size < size:
+        draw = rng.integers(0, np.iinfo(unsigned).max, 2 * size + 16, dtype=unsigned, endpoint=True)
+        draw = draw[(draw & unsigned(fmt.sign_bit - 1)) < fmt.inf_bits]
+        patterns = np.concatenate([patterns, draw])
+    with np.errstate(all="ignore"):
+        return {
+            "[-π, π]": rng.uniform(-math.pi, math.pi, size).astype(dt),
+            "[-1e5, 1e5]": rng.uniform(-largest, largest, size).astype(dt),
+            "all finite bit patterns": patterns[:size].view(dt),
+        }
+
+
+def crtrig_trig_loop(func: str, dtype: str) -> bool:
+    """Whether crtrig has a sin/cos loop for dtype (float64 came later)."""
+    try:
+        getattr(crtrig, func)(np.zeros(1, dtype=_NP_DTYPES[dtype]))
+    except TypeError:
+        return False
+    return True
+
+
+def trig_row(func, dtype, label, x, peers: Peers, threads: Threads):
+    row = Row("sin/cos", {"function": func, "dtype": dtype, "input": label}, x.size)
+    contenders = []
+    if crtrig_trig_loop(func, dtype):
+        contenders += _crtrig_contenders(f"crtrig.{func}(x)", lambda: {"crtrig": crtrig, "x": x}, threads)
+    else:
+        row.unavailable["crtrig"] = f"no {dtype} loop"
+        if threads.all_name:
+            row.unavailable[threads.all_name] = f"no {dtype} loop"
+    for name, module in peers.modules.items():
+        try:
+            if name == "numpy":
+                contenders.append(_contender(name, f"np.{func}(x)", {"np": np, "x": x}))
+            elif name == "torch":
+                namespace = {"torch": module, "np": np, "bfloat16": ml_dtypes.bfloat16, "x": x}
+                if dtype == "bfloat16":  # numpy has no bfloat16: move the bits, both ways
+                    expression = (f"torch.{func}(torch.from_numpy(x.view(np.int16)).view(torch.bfloat16))"
+                                  ".view(torch.int16).numpy().view(bfloat16)")
+                else:
+                    expression = f"torch.{func}(torch.from_numpy(x)).numpy()"
+                contenders.append(_contender(name, expression, namespace))
+            elif name == "onnxruntime":
+                from .compare import _trig_model
+                sess = _onnx_session(module, _trig_model(func, dtype, via_float=False))
+                contenders.append(_contender(name, 'sess.run(None, {"x": x})[0]', {"sess": sess, "x": x}))
+        except Unavailable as exc:
+            row.unavailable[name] = str(exc)
+
+    def check(result):
+        index = check_indices(x.size)
+        want = reference.trig(func, x[index])
+        return _compare_bits(result[index], want, lambda i: f"{func}({x[index][i]!r})")
+
+    return row, contenders, check
+
+
+def window_row(kind, dtype, size, peers: Peers, threads: Threads):
+    row = Row("windows", {"window": kind, "dtype": dtype, "N": size}, size)
+    np_dtype = _NP_SPELLING[dtype]
+    cast = "" if dtype == "float64" else f".astype({np_dtype})"
+    contenders = _crtrig_contenders(f"crtrig.{kind}_window(N, dtype={np_dtype})",
+                                    lambda: {"crtrig": crtrig, "np": np, "N": size}, threads)
+    for name, module in peers.modules.items():
+        try:
+            if name == "numpy":
+                expression = f"np.{_NUMPY_WINDOWS[kind]}(N + 1)[:-1]{cast}"
+                contenders.append(_contender(name, expression, {"np": np, "N": size}))
+            elif name == "scipy":
+                expression = f"scipy.signal.windows.{kind}(N, sym=False){cast}"
+                contenders.append(_contender(name, expression, {"scipy": module, "np": np, "N": size}))
+            elif name == "torch":
+                expression = f"torch.{kind}_window(N, dtype=torch.{dtype}).numpy()"
+                contenders.append(_contender(name, expression, {"torch": module, "N": size}))
+            elif name == "onnxruntime":
+                from .compare import _window_model
+                sess = _onnx_session(module, _window_model(kind, True, dtype, via_float=False))
+                contenders.append(_contender(name, 'sess.run(None, {"size": size})[0]',
+                                             {"sess": sess, "size": np.array(size, dtype=np.int64)}))
+        except Unavailable as exc:
+            row.unavailable[name] = str(exc)
+    return row, contenders, _window_check(kind, dtype, size)
+
+
+def store_row(dtype, size, threads: Threads):
+    row = Row("store limit", {"window": "hann", "dtype": dtype, "N": size}, size)
+    dt = _NP_DTYPES[dtype]
+    np_dtype = _NP_SPELLING[dtype]
+
+    def poison(namespace):
+        return lambda: namespace["out"].fill(-1.0)  # never a window value: a skipped write fails the check
+
+    contenders = _crtrig_contenders(f"crtrig.hann_window(N, dtype={np_dtype}, out=out)",
+                                    lambda: {"crtrig": crtrig, "np": np, "N": size,
+                                             "out": np.zeros(size, dtype=dt)},
+                                    threads, before=poison)
+    contenders.append(_contender("out.fill(0.5)", "out.fill(0.5)", {"out": np.zeros(size, dtype=dt)}))
+    return row, contenders, _window_check("hann", dtype, size)
+
+
+def _window_check(kind, dtype, size):
+    def check(result):
+        index = check_indices(size)
+        fmt = reference.FLOAT_FORMATS[dtype]
+        want = np.array([reference.window_bits(kind, int(n), size, dtype) for n in index],
+                        dtype=fmt.bits_dtype).view(fmt.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{kind} N={size} n={index[i]}")
+    return check
+
+
+def check_indices(size: int) -> np.ndarray:
+    """Where outputs are checked: every element up to CHECK_ELEMENTS, else the
+    ends, the quarters and the middle, and a fixed random sample."""
+    if size <= CHECK_ELEMENTS:
+        return np.arange(size)
+    fixed = {0, 1, size // 4, size // 2, (3 * size) // 4, size - 2, size - 1}
+    rng = np.random.default_rng(SEED)
+    chosen = set(fixed)
+    while len(chosen) < CHECK_ELEMENTS:
+        chosen.update(int(i) for i in rng.integers(0, size, CHECK_ELEMENTS - len(chosen)))
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
+def _compare_bits(got: np.ndarray, want: np.ndarray, describe) -> tuple[int, int, str | None]:
+    unsigned = _UNSIGNED[want.dtype.itemsize]
+    if got.dtype != want.dtype or got.shape != want.shape:
+        return want.size, want.size, f"returned {got.dtype}{list(got.shape)}, expected {want.dtype}"
+    differ = np.flatnonzero(got.view(unsigned) != want.view(unsigned))
+    first = None
+    if differ.size:
+        i = int(differ[0])
+        first = f"{describe(i)} gave {got[i]!r}, the correctly rounded value is {want[i]!r}"
+    return want.size, int(differ.size), first
+
+
+# ---------------------------------------------------------------------------
+# Timing
+# ---------------------------------------------------------------------------
+
+
+def _timed(contender: Contender):
+    if contender.before is not None:
+        contender.before()
+    start = time.perf_counter()
+    result = contender.call()
+    stop = time.perf_counter()
+    return stop - start, result
+
+
+def time_row(row: Row, contenders: list[Contender], settings: Settings, rounds: int | None, check):
+    """Warm every contender up, run the rounds, record medians, check crtrig."""
+    alive, warm = [], []
+    for contender in contenders:
+        try:  # also the warm-up: sessions, caches, page faults
+            seconds, _ = _timed(contender)
+        except Unavailable as exc:
+            row.unavailable[contender.name] = str(exc)
+            continue
+        except Exception as exc:
+            if contender.checked:
+                raise  # crtrig itself failing is a bug, not a row to skip
+            row.unavailable[contender.name] = f"{type(exc).__name__}: {_first_line(exc)}"
+            continue
+        alive.append(contender)
+        warm.append(seconds)
+    if rounds is None:
+        per_round = max(sum(warm), 1e-9)
+        rounds = int(min(settings.max_rounds, max(settings.min_rounds, settings.row_budget_s // per_round)))
+    samples = [[] for _ in alive]
+    last = [None] * len(alive)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for r in range(rounds):
+            shift = r % len(alive) if alive else 0
+            for i in list(range(shift, len(alive))) + list(range(shift)):
+                last[i] = None  # free the previous output outside the timed call
+                seconds, result = _timed(alive[i])
+                samples[i].append(seconds)
+                last[i] = result if alive[i].checked else None
+                del result
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    row.rounds = rounds
+    for contender, times in zip(alive, samples):
+        q1, median, q3 = (statistics.quantiles(times, n=4, method="inclusive") if len(times) > 1
+                          else (times[0],) * 3)
+        row.times[contender.name] = {"median_s": statistics.median(times), "q1_s": q1, "q3_s": q3,
+                                     "expression": contender.expression}
+    for contender, result in zip(alive, last):
+        if contender.checked:
+            checked, wrong, first = check(np.asarray(result))
+            row.checked += checked
+            row.wrong += wrong
+            if first and row.first_wrong is None:
+                row.first_wrong = f"{contender.name}: {first}"
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+
+def _ns(value: float) -> str:
+    return f"{value:.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def _ratio(value: float) -> str:
+    return f"{value:.3g}×"
+
+
+def speedup(row: Row, peer: str) -> float | None:
+    """peer time / crtrig time (one thread); None if either is missing."""
+    mine, theirs = row.times.get("crtrig"), row.times.get(peer)
+    if mine is None or theirs is None:
+        return None
+    return theirs["median_s"] / mine["median_s"]
+
+
+def _cell(row: Row, name: str, baseline: str = "crtrig") -> str:
+    if name in row.unavailable:
+        reason = row.unavailable[name]
+        return f"n/a ({reason})" if name.startswith("crtrig") else "n/a"  # peers: notes below
+    ns = row.ns(name)
+    if ns is None:
+        return "-"
+    if name == baseline:
+        return _ns(ns)
+    base = row.times.get(baseline)
+    if base is None:
+        return _ns(ns)
+    if name.startswith("crtrig "):  # the all-threads column: one thread over all threads
+        return f"{_ns(ns)} ({_ratio(base['median_s'] / row.times[name]['median_s'])})"
+    return f"{_ns(ns)} ({_ratio(row.times[name]['median_s'] / base['median_s'])})"
+
+
+def _check_cell(row: Row) -> str:
+    if not row.checked:
+        return "-"
+    if row.wrong:
+        return f"WRONG {row.wrong} of {row.checked}"
+    return f"{row.checked} ok"
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _section_table(rows: list[Row], keys: list[str], columns: list[str], column_titles: list[str]):
+    body = []
+    for row in rows:
+        cells = [f"{row.labels[k]:,}" if isinstance(row.labels[k], int) else str(row.labels[k]) for k in keys]
+        cells.append(str(row.rounds))
+        cells += [_cell(row, name) for name in columns]
+        cells.append(_check_cell(row))
+        body.append(cells)
+    return markdown_table(keys + ["rounds"] + column_titles + ["check"], body)
+
+
+def _expressions(rows: list[Row], columns: list[str]) -> list[str]:
+    """Each contender's expressions in these rows, once each, in order."""
+    lines = []
+    for name in columns:
+        seen = []
+        for row in rows:
+            t = row.times.get(name)
+            if t is not None and t["expression"] not in seen:
+                seen.append(t["expression"])
+        if seen:
+            shown = seen if len(seen) <= 6 else seen[:6] + ["..."]
+            lines.append(f"- {name}: " + "; ".join(f"`{e}`" for e in shown))
+    return lines
+
+
+def platform_line(peers: Peers, threads: Threads) -> str:
+    versions = ", ".join(f"{name} {peers.versions[name]}" for name in peers.versions)
+    thread_text = (f"{threads.all} threads (pool)" if threads.all else
+                   "1 thread (pool)" if threads.pool else "1 thread (no pool)")
+    return (f"platform: {_config.cpu_model()}, {os.cpu_count()} logical CPUs "
+            f"({_config.cpus_available()} available); {platform.system()} {platform.machine()}; "
+            f"Python {platform.python_version()}; crtrig {crtrig.__version__}, SIMD target "
+            f"{crtrig.simd_target()} (supported here: {', '.join(crtrig.simd_targets())}), "
+            f"{thread_text}; {versions}")
+
+
+def command_line(args, settings: Settings) -> str:
+    parts = ["python -m crtrig bench"]
+    if args.quick:
+        parts.append("--quick")
+    if args.peers != list(PEERS):
+        parts.append("--peers " + ",".join(args.peers))
+    if settings.trig_size != (QUICK if args.quick else DEFAULT).trig_size:
+        parts.append(f"--trig-size {settings.trig_size}")
+    if settings.window_sizes != (QUICK if args.quick else DEFAULT).window_sizes:
+        parts.append("--window-sizes " + ",".join(map(str, settings.window_sizes)))
+    if args.rounds is not None:
+        parts.append(f"--rounds {args.rounds}")
+    if args.json:
+        parts.append(f"--json {args.json}")
+    if args.plot:
+        parts.append(f"--plot {args.plot}")
+    return " ".join(parts)
+
+
+def contender_columns(peers: Peers, threads: Threads, section: str) -> list[str]:
+    names = ["crtrig"] + ([threads.all_name] if threads.all_name else [])
+    if section == "store limit":
+        return names + ["out.fill(0.5)"]
+    for name in peers.versions:
+        if name == "scipy" and section == "sin/cos":
+            continue  # no sin/cos of its own
+        names.append(name)
+    return names
+
+
+def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, args,
+           elapsed: float) -> str:
+    lines = [f"$ {command_line(args, settings)}", ""]
+    if args.quick:
+        lines += ["(--quick: small sizes and few rounds, a first look; the full run is "
+                  "`python -m crtrig bench`)", ""]
+    lines.append(platform_line(peers, threads))
+    lines.append("")
+    for name in peers.versions:
+        lines.append(f"- {name} {peers.versions[name]}: {peers.notes[name]}")
+    for name, reason in peers.skipped.items():
+        lines.append(f"- {name}: {reason}, skipped")
+    lines.append(f"- threads: {threads.note}")
+    lines += ["", "Each cell: the median time of one call in ns per element; in parentheses the "
+                  "speedup, peer time / crtrig time on one thread (above 1: crtrig is faster); in "
+                  f"the crtrig-threads column, crtrig's one-thread time over its all-threads time. "
+                  "Every call allocates its output, except the out= rows. In each round every "
+                  "contender runs once, in rotating order; `rounds` per row. check: crtrig's "
+                  "outputs (every crtrig column) compared bit for bit with crtrig.reference "
+                  f"(exact) on {CHECK_ELEMENTS} elements per row (ends, middle, a fixed random "
+                  "sample; all of smaller arrays)."]
+
+    sections = [
+        ("sin/cos", f"### sin and cos, {settings.trig_size:,} elements per call",
+         ["function", "dtype", "input"],
+         ["x: uniform in [-π, π], uniform in [-1e5, 1e5] (float16: [-65504, 65504], its finite "
+          "range), or uniform over the finite bit patterns; in the dtype of the row. sess: a "
+          "one-node ONNX Sin-22 or Cos-22 model of that dtype."]),
+        ("windows", "### Windows, periodic", ["window", "dtype", "N"],
+         ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
+          "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
+          "use the Hamming coefficients 0.54/0.46 (ONNX: 25/46, 21/46): the same work. sess: a "
+          "one-node ONNX HannWindow-17 (HammingWindow, BlackmanWindow) model, periodic, with "
+          "that output_datatype; size = np.array(N, dtype=np.int64)."]),
+        ("store limit", "### The store limit: a window into an existing array next to "
+                        "out.fill(0.5)", ["dtype", "N"],
+         ["out: an existing array of N elements of the row's dtype, one per contender; crtrig's "
+          "is filled with -1 before each call (untimed). The ratio in the out.fill(0.5) column "
+          "is fill time / crtrig time: how close crtrig comes to a plain store."]),
+    ]
+    for section, title, keys, intro in sections:
+        section_rows = [row for row in rows if row.section == section]
+        if not section_rows:
+            continue
+        columns = contender_columns(peers, threads, section)
+        titles = []
+        for name in columns:
+            if name == "crtrig":
+                titles.append("crtrig ns/elem")
+            elif name == threads.all_name:
+                titles.append(f"{name} (× 1 thread)")
+            else:
+                titles.append(f"{name} (speedup)")
+        lines += ["", title, ""] + intro + [""] + _expressions(section_rows, columns)
+        lines += ["", _section_table(section_rows, keys, columns, titles)]
+        notes = []  # why a peer is n/a, once per peer, dtype and reason
+        for row in section_rows:
+            for name, reason in row.unavailable.items():
+                note = f"- {name}, {row.labels['dtype']}: {reason}"
+                if not name.startswith("crtrig") and note not in notes:
+                    notes.append(note)
+        if notes:
+            lines += ["", "n/a:"] + notes
+
+    checked = sum(row.checked for row in rows)
+    wrong = [row for row in rows if row.wrong]
+    spreads = [(t["q3_s"] - t["q1_s"]) / t["median_s"] for row in rows
+               for name, t in row.times.items() if name.startswith("crtrig") and t["median_s"] > 0]
+    lines.append("")
+    if wrong:
+        lines.append(f"CHECK FAILED: {sum(r.wrong for r in wrong):,} of {checked:,} checked crtrig "
+                     f"outputs differ from crtrig.reference, in {len(wrong)} rows; first: "
+                     f"{wrong[0].first_wrong}")
+    else:
+        lines.append(f"check: all {checked:,} checked crtrig outputs equal crtrig.reference "
+                     f"(exact), in {sum(1 for r in rows if r.checked)} rows")
+    if spreads:
+        lines.append(f"noise: the largest interquartile range of crtrig's times is "
+                     f"{100 * max(spreads):.0f} % of its median (rerun before quoting if large)")
+    lines.append(f"({elapsed:.0f} s)")
+    return "\n".join(lines)
+
+
+def as_json(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, args,
+            elapsed: float) -> dict:
+    return {
+        "crtrig_bench": 1,
+        "command": command_line(args, settings),
+        "quick": bool(args.quick),
+        "platform": {"cpu": _config.cpu_model(), "logical_cpus": os.cpu_count(),
+                     "cpus_available": _config.cpus_available(), "system": platform.system(),
+                     "machine": platform.machine(), "python": platform.python_version(),
+                     "crtrig": crtrig.__version__, "simd_target": crtrig.simd_target(),
+                     "simd_targets": list(crtrig.simd_targets()),
+                     "thread_pool": threads.pool, "all_threads": threads.all},
+        "peers": dict(peers.versions),
+        "skipped": dict(peers.skipped),
+        "settings": {"trig_size": settings.trig_size, "window_sizes": list(settings.window_sizes),
+                     "row_budget_s": settings.row_budget_s, "min_rounds": settings.min_rounds,
+                     "max_rounds": settings.max_rounds, "rounds": args.rounds,
+                     "check_elements": CHECK_ELEMENTS},
+        "rows": [{"section": row.section, **row.labels, "size": row.size, "rounds": row.rounds,
+                  "times": {name: {"ns_per_element": t["median_s"] * 1e9 / row.size, **t}
+                            for name, t in row.times.items()},
+                  "unavailable": dict(row.unavailable),
+                  "speedup": {name: speedup(row, name) for name in row.times
+                              if name != "crtrig" and not name.startswith("crtrig ")
+                              and speedup(row, name) is not None},
+                  "thread_scaling": ({threads.all_name: row.times["crtrig"]["median_s"]
+                                      / row.times[threads.all_name]["median_s"]}
+                                     if threads.all_name in row.times and "crtrig" in row.times else {}),
+                  "checked": row.checked, "wrong": row.wrong, "first_wrong": row.first_wrong}
+                 for row in rows],
+        "elapsed_s": elapsed,
+    }
+
+
+def plot(data: dict, path: str) -> None:
+    """Horizontal bars of each row's speedups (log scale), one panel per section."""
+    from matplotlib.figure import Figure
+
+    sections = [s for s in ("sin/cos", "windows", "store limit")
+                if any(r["section"] == s for r in data["rows"])]
+    heights = [sum(1 for r in data["rows"] if r["section"] == s) for s in sections]
+    fig = Figure(figsize=(10, 1.5 + 0.32 * sum(heights) + 1.2 * len(sections)), layout="constrained")
+    axes = fig.subplots(len(sections), 1, squeeze=False, height_ratios=[h + 3 for h in heights])
+    names = []  # one colour per contender across the panels
+    for r in data["rows"]:
+        for name in list(r["speedup"]) + list(r["thread_scaling"]):
+            if name not in names:
+                names.append(name)
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    for ax, section in zip(axes[:, 0], sections):
+        rows = [r for r in data["rows"] if r["section"] == section]
+        series = []
+        for r in rows:
+            for name in list(r["speedup"]) + list(r["thread_scaling"]):
+                if name not in series:
+                    series.append(name)
+        labels = []
+        for r in rows:
+            if section == "sin/cos":
+                labels.append(f"{r['function']} {r['dtype']} {r['input']}")
+            elif section == "windows":
+                labels.append(f"{r['window']} {r['dtype']} N={r['N']:,}")
+            else:
+                labels.append(f"{r['dtype']} N={r['N']:,}")
+        height = 0.8 / max(1, len(series))
+        for j, name in enumerate(series):
+            values = [r["speedup"].get(name, r["thread_scaling"].get(name, math.nan)) for r in rows]
+            positions = [i - 0.4 + (j + 0.5) * height for i in range(len(rows))]
+            label = f"{name} (its 1-thread time / this)" if name in threads_names(rows) else name
+            ax.barh(positions, values, height=height, label=label, color=colours[name])
+        for i, r in enumerate(rows):
+            if not r["speedup"] and not r["thread_scaling"]:
+                reason = r["unavailable"].get("crtrig", "no times")
+                ax.text(0.01, i, f"crtrig n/a ({reason})", transform=ax.get_yaxis_transform(),
+                        va="center", fontsize=7)
+        ax.set_xscale("log")
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        ax.set_yticks(range(len(rows)), labels, fontsize=7)
+        ax.invert_yaxis()
+        ax.set_title(f"{section}: peer time / crtrig time (right of 1: crtrig faster)", fontsize=9)
+        if series:
+            ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{data['command']}\n{data['platform']['cpu']}, SIMD target "
+                 f"{data['platform']['simd_target']}", fontsize=8)
+    fig.savefig(path, dpi=110)
+
+
+def threads_names(rows) -> set:
+    return {name for r in rows for name in r["thread_scaling"]}
+
+
+# ---------------------------------------------------------------------------
+# Running
+# ---------------------------------------------------------------------------
+
+
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def build_plan(settings: Settings, peers: Peers, threads: Threads):
+    """The rows to run, each as a function making (row, contenders, check) when called."""
+    plan = []
+    rng = np.random.default_rng(SEED)
+    inputs = {}  # the input sets of one dtype at a time, made when its first row runs
+
+    def make_trig(func, dtype, label):
+        if dtype not in inputs:
+            inputs.clear()
+            inputs[dtype] = trig_inputs(dtype, settings.trig_size, rng)
+        return trig_row(func, dtype, label, inputs[dtype][label], peers, threads)
+
+    for dtype in TRIG_DTYPES:
+        for label in INPUT_SETS:
+            for func in TRIG_FUNCTIONS:
+                plan.append((f"{func} {dtype} {label}",
+                             lambda func=func, dtype=dtype, label=label: make_trig(func, dtype, label)))
+    for size in settings.window_sizes:
+        for dtype in WINDOW_DTYPES:
+            for kind in WINDOW_KINDS:
+                plan.append((f"{kind} window {dtype} N={size:,}",
+                             lambda kind=kind, dtype=dtype, size=size: window_row(kind, dtype, size, peers, threads)))
+    for dtype in WINDOW_DTYPES:
+        for size in settings.window_sizes:
+            plan.append((f"store limit {dtype} N={size:,}",
+                         lambda dtype=dtype, size=size: store_row(dtype, size, threads)))
+    return plan
+
+
+def run(args, settings: Settings, out=None) -> int:
+    started = time.perf_counter()
+    _progress("crtrig bench: loading peers")
+    peers = load_peers(args.peers)
+    threads = Threads.detect()
+    rows: list[Row] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # casts, float16 overflow in peers
+            with np.errstate(all="ignore"):
+                plan = build_plan(settings, peers, threads)
+                for number, (name, make) in enumerate(plan, 1):
+                    row_start = time.perf_counter()
+                    row, contenders, check = make()
+                    time_row(row, contenders, settings, args.rounds, check)
+                    rows.append(row)
+                    flag = "" if not row.wrong else f", {row.wrong} WRONG"
+                    _progress(f"[{number:>2}/{len(plan)}] {name}: {row.rounds} rounds, "
+                              f"{time.perf_counter() - row_start:.1f} s{flag}")
+    finally:
+        if threads.pool and threads.all is not None:
+            crtrig.set_num_threads(threads.all)
+        for undo in peers.restore:
+            undo()
+    elapsed = time.perf_counter() - started
+    print(report(rows, peers, threads, settings, args, elapsed), file=sys.stdout if out is None else out)
+    data = as_json(rows, peers, threads, settings, args, elapsed)
+    try:
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1, ensure_ascii=False)
+                f.write("\n")
+            _progress(f"crtrig bench: wrote {args.json}")
+        if args.plot:
+            plot(data, args.plot)
+            _progress(f"crtrig bench: wrote {args.plot}")
+    except OSError as exc:  # the report is printed; say what could not be saved
+        _progress(f"crtrig bench: error: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}")
+        return 2
+    return 1 if any(row.wrong for row in rows) else 0
+
+
+# ---------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------
+
+
+def _list_of(choices, what):
+    def parse(text):
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        bad = [item for item in items if item not in choices]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a comma-separated list of {', '.join(choices)}; got {text!r}")
+        return list(dict.fromkeys(items))
+    return parse
+
+
+def _integer(low, high, what):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{what} must be an integer from {low} to {high}; got {text!r}")
+        return value
+    return parse
+
+
+def _sizes(text):
+    try:
+        sizes = [int(item) for item in text.split(",") if item.strip()]
+    except ValueError:
+        sizes = []
+    if not sizes or any(not 1 <= s <= MAX_WINDOW_SIZE for s in sizes):
+        raise argparse.ArgumentTypeError(
+            f"window sizes must be a comma-separated list of integers from 1 to {MAX_WINDOW_SIZE}; "
+            f"got {text!r}")
+    return tuple(dict.fromkeys(sizes))
+
+
+def configure_parser(parser: argparse.ArgumentParser) -> None:
+    """Add the ``bench`` arguments to a (sub)parser."""
+    parser.add_argument("--quick", action="store_true",
+                        help=f"about 30 s: {QUICK.trig_size:,} sin/cos elements, windows of "
+                             f"{', '.join(f'{s:,}' for s in QUICK.window_sizes)}, fewer rounds "
+                             "(default: 3 to 10 minutes)")
+    parser.add_argument("--peers", type=_list_of(PEERS, "--peers"), default=list(PEERS),
+                        help=f"peers to time next to crtrig (default: {','.join(PEERS)}; those "
+                             "not installed are skipped)")
+    parser.add_argument("--json", metavar="FILE", help="also save the numbers as JSON")
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help="also draw the speedups (needs matplotlib: pip install 'crtrig[bench]')")
+    parser.add_argument("--trig-size", type=_integer(1, MAX_TRIG_SIZE, "--trig-size"), default=None,
+                        metavar="N", help=f"sin/cos elements per call (default: {DEFAULT.trig_size:,}; "
+                                          f"--quick: {QUICK.trig_size:,})")
+    parser.add_argument("--window-sizes", type=_sizes, default=None, metavar="N,N,...",
+                        help="window sizes (default: "
+                             f"{','.join(map(str, DEFAULT.window_sizes))}; --quick: "
+                             f"{','.join(map(str, QUICK.window_sizes))})")
+    # For the tests: a fixed number of rounds per row instead of the time budget.
+    parser.add_argument("--rounds", type=_integer(1, MAX_ROUNDS, "--rounds"), default=None,
+                        help=argparse.SUPPRESS)
+    parser.set_defaults(func=lambda args, out=None: _run_cli(parser, args, out))
+
+
+def _run_cli(parser, args, out=None) -> int:
+    base = QUICK if args.quick else DEFAULT
+    settings = Settings(trig_size=args.trig_size or base.trig_size,
+                        window_sizes=args.window_sizes or base.window_sizes,
+                        row_budget_s=base.row_budget_s, min_rounds=base.min_rounds,
+                        max_rounds=base.max_rounds)
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            parser.error("--plot needs matplotlib, which is not installed "
+                         "(pip install 'crtrig[bench]')")
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if path is not None:
+            directory = os.path.dirname(os.path.abspath(path))
+            if not os.path.isdir(directory) or os.path.isdir(path):
+                parser.error(f"{option} {path}: no such directory, or a directory")
+    return run(args, settings, out)

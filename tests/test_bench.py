@@ -1,0 +1,366 @@
+"""python -m crtrig bench: the report's format and its JSON, at tiny sizes with a
+fixed number of rounds (never the timings themselves); the float64 rows with
+and without crtrig's float64 loop; the all-threads column with and without a
+thread pool; that a wrong or unwritten crtrig output is caught by the check;
+peers that are missing; --plot; argument errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import crtrig
+from crtrig import bench, reference
+from crtrig.__main__ import main
+
+TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2"]
+TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
+WINDOW_ROWS = 2 * len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS)  # 12 at two sizes
+STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
+NUMBER = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
+TIME_CELL = re.compile(rf"^{NUMBER}$")
+RATIO_CELL = re.compile(rf"^{NUMBER} \({NUMBER}×\)$")
+
+
+def tables(text: str) -> dict[str, list[dict[str, str]]]:
+    """The markdown tables of a report, by the section heading above them."""
+    result, section, lines = {}, None, text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("### "):
+            section = lines[i][4:]
+        if lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
+            header = [cell.strip() for cell in lines[i].strip("|").split("|")]
+            rows = []
+            i += 2
+            while i < len(lines) and lines[i].startswith("| "):
+                cells = [cell.strip() for cell in lines[i].strip("|").split("|")]
+                assert len(cells) == len(header), lines[i]
+                rows.append(dict(zip(header, cells)))
+                i += 1
+            assert section not in result, f"two tables under {section}"
+            result[section] = rows
+            continue
+        i += 1
+    return result
+
+
+def run_bench(capsys, tmp_path, *extra, status=0):
+    """Run `python -m crtrig bench` in this process; (stdout, stderr, JSON data)."""
+    path = tmp_path / "bench.json"
+    assert main(["bench", *TINY, "--json", str(path), *extra]) == status
+    captured = capsys.readouterr()
+    return captured.out, captured.err, json.loads(path.read_text(encoding="utf-8"))
+
+
+def by_section(text):
+    found = tables(text)
+    trig = next(rows for title, rows in found.items() if title.startswith("sin and cos"))
+    windows = next(rows for title, rows in found.items() if title.startswith("Windows"))
+    store = next(rows for title, rows in found.items() if title.startswith("The store limit"))
+    return trig, windows, store
+
+
+def fake_pool(monkeypatch, count=3):
+    """crtrig.set_num_threads/get_num_threads as the thread pool will have them."""
+    state = {"threads": count, "calls": []}
+
+    def set_num_threads(n):
+        state["calls"].append(n)
+        state["threads"] = n
+
+    monkeypatch.setattr(crtrig, "set_num_threads", set_num_threads, raising=False)
+    monkeypatch.setattr(crtrig, "get_num_threads", lambda: state["threads"], raising=False)
+    return state
+
+
+def no_pool(monkeypatch):
+    monkeypatch.delattr(crtrig, "set_num_threads", raising=False)
+    monkeypatch.delattr(crtrig, "get_num_threads", raising=False)
+
+
+def with_float64_loop(monkeypatch):
+    """crtrig.sin/cos with a float64 loop (the exact reference stands in for it
+    until the C core has one): the bench must time and check it."""
+    for name in ("sin", "cos"):
+        real = getattr(crtrig, name)
+
+        def ufunc(x, *args, _real=real, _name=name, **kwargs):
+            if isinstance(x, np.ndarray) and x.dtype == np.float64:
+                return reference.trig(_name, x)
+            return _real(x, *args, **kwargs)
+        monkeypatch.setattr(crtrig, name, ufunc)
+
+
+def without_float64_loop(monkeypatch):
+    """crtrig.sin/cos as they are before the float64 loop: TypeError for float64."""
+    for name in ("sin", "cos"):
+        real = getattr(crtrig, name)
+
+        def ufunc(x, *args, _real=real, **kwargs):
+            if np.asarray(x).dtype == np.float64:
+                raise TypeError("ufunc 'sin' not supported for the input types")
+            return _real(x, *args, **kwargs)
+        monkeypatch.setattr(crtrig, name, ufunc)
+
+
+def test_report_format_and_json(tmp_path):
+    """The command as users run it, with every installed peer, in a child process
+    (the peers' imports, torch's above all, stay out of the test process: a
+    forked child's peak RSS includes its parent's, which test_cases measures)."""
+    path = tmp_path / "bench.json"
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "bench", *TINY, "--json", str(path)],
+                               capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    out, err = completed.stdout, completed.stderr
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lines = out.splitlines()
+    assert lines[0] == f"$ python -m crtrig bench {' '.join(TINY)} --json {path}"
+    assert lines[2].startswith("(--quick: ")
+    threads = data["platform"]["all_threads"]
+    pool = (f"{threads} threads (pool)" if threads else
+            "1 thread (pool)" if data["platform"]["thread_pool"] else "1 thread (no pool)")
+    assert data["platform"]["thread_pool"] == hasattr(crtrig, "set_num_threads")
+    platform_line = next(line for line in lines if line.startswith("platform: "))
+    for part in (crtrig.bench._config.cpu_model(), f"SIMD target {crtrig.simd_target()}",
+                 f"numpy {np.__version__}", pool):
+        assert part in platform_line, part
+    loaded = data["peers"]
+    for name in bench.PEERS:  # each peer is either there or skipped with a reason
+        assert (name in loaded) != (name in data["skipped"])
+        assert f"- {name} " in out or f"- {name}: " in out
+
+    trig, windows, store = by_section(out)
+    assert [(r["function"], r["dtype"], r["input"]) for r in trig] == [
+        (f, d, i) for d in bench.TRIG_DTYPES for i in bench.INPUT_SETS for f in bench.TRIG_FUNCTIONS]
+    assert [(r["window"], r["dtype"], r["N"]) for r in windows] == [
+        (k, d, f"{n:,}") for n in (10, 300) for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
+    assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
+                                                     for n in (10, 300)]
+    assert len(data["rows"]) == TRIG_ROWS + WINDOW_ROWS + STORE_ROWS == len(trig) + len(windows) + len(store)
+
+    for table_row, json_row in zip(trig + windows + store, data["rows"]):
+        assert table_row["rounds"] == "2" == str(json_row["rounds"])
+        if threads:  # crtrig's all-threads column, once crtrig has a thread pool
+            cell = table_row[f"crtrig {threads} threads (× 1 thread)"]
+            assert RATIO_CELL.match(cell) or cell.startswith("n/a ("), cell
+        crtrig_cell = table_row["crtrig ns/elem"]
+        if "crtrig" in json_row["times"]:
+            assert TIME_CELL.match(crtrig_cell), crtrig_cell
+            ns = json_row["times"]["crtrig"]["ns_per_element"]
+            assert float(crtrig_cell) == pytest.approx(ns, rel=5e-3)  # the table prints the JSON's number
+            expected = min(json_row["size"], bench.CHECK_ELEMENTS) * (2 if threads else 1)
+            assert table_row["check"] == f"{expected} ok" and json_row["checked"] == expected
+            assert json_row["wrong"] == 0
+        else:
+            assert crtrig_cell == "n/a (no float64 loop)" and json_row["dtype"] == "float64"
+            assert table_row["check"] == "-"
+        if json_row["section"] == "store limit":  # crtrig against out.fill(0.5), no peers
+            assert RATIO_CELL.match(table_row["out.fill(0.5) (speedup)"])
+            assert set(json_row["times"]) == {"crtrig", "out.fill(0.5)"}
+            continue
+        for name in loaded:
+            title = f"{name} (speedup)"
+            if title not in table_row:
+                assert name == "scipy" and json_row["section"] == "sin/cos"  # no sin/cos of its own
+                continue
+            cell = table_row[title]
+            if name in json_row["unavailable"]:
+                assert cell == "n/a"
+            elif "crtrig" in json_row["times"]:
+                assert RATIO_CELL.match(cell), cell
+                ratio = json_row["times"][name]["median_s"] / json_row["times"]["crtrig"]["median_s"]
+                assert json_row["speedup"][name] == pytest.approx(ratio)
+            else:
+                assert TIME_CELL.match(cell), cell
+    for json_row in data["rows"]:
+        for name, t in json_row["times"].items():
+            assert t["ns_per_element"] > 0 and t["q1_s"] <= t["median_s"] <= t["q3_s"]
+            assert t["ns_per_element"] == pytest.approx(t["median_s"] * 1e9 / json_row["size"])
+
+    # the exact expressions timed
+    for expression in ("crtrig.sin(x)", "np.cos(x)", "crtrig.blackman_window(N, dtype=np.float64)",
+                       "np.hanning(N + 1)[:-1].astype(np.float32)", "np.hamming(N + 1)[:-1]",
+                       "crtrig.hann_window(N, dtype=np.float32, out=out)", "out.fill(0.5)"):
+        assert f"`{expression}`" in out, expression
+    checked = sum(row["checked"] for row in data["rows"])
+    assert f"check: all {checked:,} checked crtrig outputs equal crtrig.reference (exact)" in out
+    progress = [line for line in err.splitlines() if line.startswith("[")]
+    total = TRIG_ROWS + WINDOW_ROWS + STORE_ROWS
+    assert len(progress) == total and progress[-1].startswith(f"[{total}/{total}] ")
+    assert data["command"] == lines[0][2:] and data["quick"] is True
+    assert data["platform"]["simd_targets"] == list(crtrig.simd_targets())
+    assert data["settings"]["trig_size"] == 64 and data["settings"]["window_sizes"] == [10, 300]
+
+
+def test_the_inputs_are_what_the_report_says():
+    rng = np.random.default_rng(1)
+    for dtype in bench.TRIG_DTYPES:
+        sets = bench.trig_inputs(dtype, 5000, rng)
+        dt = np.dtype(ml_dtypes.bfloat16) if dtype == "bfloat16" else np.dtype(dtype)
+        for label, x in sets.items():
+            assert x.dtype == dt and x.size == 5000
+            values = x.astype(np.float64)
+            assert np.isfinite(values).all(), (dtype, label)
+        assert np.abs(sets["[-π, π]"].astype(np.float64)).max() <= 3.1416
+        assert np.abs(sets["[-1e5, 1e5]"].astype(np.float64)).max() <= (65504 if dtype == "float16" else 1e5 * 1.01)
+        assert np.abs(sets["[-1e5, 1e5]"].astype(np.float64)).max() > (30000 if dtype == "float16" else 5e4)
+        # bit patterns: both signs, tiny and huge exponents
+        magnitudes = np.abs(sets["all finite bit patterns"].astype(np.float64))
+        assert magnitudes.min() < 1e-3 and magnitudes.max() > 1e3
+
+
+def test_float64_rows_time_and_check_crtrig_when_it_has_the_loop(capsys, tmp_path, monkeypatch):
+    no_pool(monkeypatch)
+    with_float64_loop(monkeypatch)
+    out, _, data = run_bench(capsys, tmp_path, "--peers", "numpy")
+    trig, _, _ = by_section(out)
+    float64 = [r for r in trig if r["dtype"] == "float64"]
+    assert len(float64) == 6
+    for row in float64:
+        assert TIME_CELL.match(row["crtrig ns/elem"]) and RATIO_CELL.match(row["numpy (speedup)"])
+        assert row["check"] == "64 ok"
+    assert "no float64 loop" not in out
+    assert all("crtrig" in r["times"] for r in data["rows"] if r["section"] == "sin/cos")
+
+
+def test_float64_rows_say_so_when_crtrig_has_no_loop(capsys, tmp_path, monkeypatch):
+    no_pool(monkeypatch)
+    without_float64_loop(monkeypatch)
+    out, _, data = run_bench(capsys, tmp_path, "--peers", "numpy")
+    trig, _, _ = by_section(out)
+    for row in trig:
+        if row["dtype"] == "float64":
+            assert row["crtrig ns/elem"] == "n/a (no float64 loop)" and row["check"] == "-"
+            assert TIME_CELL.match(row["numpy (speedup)"])  # numpy is still timed, without a ratio
+        else:
+            assert TIME_CELL.match(row["crtrig ns/elem"])
+    rows = [r for r in data["rows"] if r["section"] == "sin/cos" and r["dtype"] == "float64"]
+    assert all(r["unavailable"]["crtrig"] == "no float64 loop" and "numpy" in r["times"] for r in rows)
+
+
+def test_all_threads_column_when_crtrig_has_a_pool(capsys, tmp_path, monkeypatch):
+    state = fake_pool(monkeypatch, count=3)
+    out, _, data = run_bench(capsys, tmp_path, "--peers", "numpy")
+    assert "3 threads (pool)" in next(line for line in out.splitlines() if line.startswith("platform: "))
+    trig, windows, store = by_section(out)
+    for row in trig + windows + store:
+        cell = row["crtrig 3 threads (× 1 thread)"]
+        assert RATIO_CELL.match(cell) or cell == "n/a (no float64 loop)", cell
+    for row in data["rows"]:
+        if "crtrig" in row["times"]:
+            assert set(row["thread_scaling"]) == {"crtrig 3 threads"}
+            assert row["checked"] == 2 * min(row["size"], bench.CHECK_ELEMENTS)  # both outputs checked
+    assert data["platform"]["thread_pool"] is True and data["platform"]["all_threads"] == 3
+    assert set(state["calls"]) == {1, 3}  # each crtrig column runs with its own thread count
+    assert state["threads"] == 3  # restored
+
+
+def test_one_crtrig_column_without_a_pool(capsys, tmp_path, monkeypatch):
+    no_pool(monkeypatch)
+    out, _, data = run_bench(capsys, tmp_path, "--peers", "numpy")
+    assert "- threads: this crtrig has no thread pool" in out
+    assert "threads (× 1 thread)" not in out
+    assert all(row["thread_scaling"] == {} for row in data["rows"])
+    assert data["platform"]["thread_pool"] is False
+
+
+def test_a_wrong_window_is_reported(capsys, tmp_path, monkeypatch):
+    real = crtrig.blackman_window
+
+    def off_by_one_ulp(size, *args, **kwargs):
+        w = real(size, *args, **kwargs)
+        w[size // 2] = np.nextafter(w[size // 2], w.dtype.type(2))
+        return w
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(crtrig, "blackman_window", off_by_one_ulp)
+    out, err, data = run_bench(capsys, tmp_path, "--peers", "numpy", status=1)
+    _, windows, _ = by_section(out)
+    for row in windows:
+        assert row["check"].startswith("WRONG 1 of ") == (row["window"] == "blackman")
+    assert "CHECK FAILED: 4 of " in out and "blackman N=" in out
+    assert "1 WRONG" in err
+
+
+def test_a_window_call_that_skips_writing_out_is_caught(capsys, tmp_path, monkeypatch):
+    """The caching bug the store-limit rows guard against: a call that finds its
+    out= already filled and returns it.  The -1s written before each timed call
+    make it fail the check."""
+    real = crtrig.hann_window
+    done = set()
+
+    def caching(size, *args, out=None, **kwargs):
+        if out is not None and id(out) in done:
+            return out
+        result = real(size, *args, out=out, **kwargs)
+        if out is not None:
+            done.add(id(out))
+        return result
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(crtrig, "hann_window", caching)
+    out, _, _ = run_bench(capsys, tmp_path, "--peers", "numpy", status=1)
+    _, windows, store = by_section(out)
+    assert all(row["check"].startswith("WRONG ") for row in store)
+    assert all(row["check"].endswith(" ok") for row in windows)  # allocating calls are unaffected
+
+
+def test_missing_peers_are_skipped_with_a_note(capsys, tmp_path, monkeypatch):
+    no_pool(monkeypatch)
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    out, _, data = run_bench(capsys, tmp_path, "--peers", "numpy,scipy,torch")
+    assert "- torch: not installed (no module torch), skipped" in out
+    assert "- scipy: not installed (no module scipy), skipped" in out
+    assert set(data["skipped"]) == {"torch", "scipy"} and list(data["peers"]) == ["numpy"]
+    trig, windows, _ = by_section(out)
+    assert "torch (speedup)" not in trig[0] and "scipy (speedup)" not in windows[0]
+
+
+def test_plot_writes_a_png(capsys, tmp_path, monkeypatch):
+    no_pool(monkeypatch)
+    path = tmp_path / "bench.png"
+    run_bench(capsys, tmp_path, "--peers", "numpy", "--plot", str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_is_one_line_before_anything_runs(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", *TINY, "--plot", str(tmp_path / "x.png")])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.splitlines()) == 1
+    assert "--plot needs matplotlib" in captured.err and "crtrig[bench]" in captured.err
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--trig-size", "0"], ["--trig-size", str(bench.MAX_TRIG_SIZE + 1)], ["--trig-size", "x"],
+    ["--window-sizes", "10,abc"], ["--window-sizes", "0"], ["--window-sizes", str(bench.MAX_WINDOW_SIZE + 1)],
+    ["--peers", "numpy,bogus"], ["--rounds", "0"], ["--json", "/nonexistent-dir/x.json"],
+    ["--plot", "/nonexistent-dir/x.png"], ["--bogus"],
+])
+def test_argument_errors_are_one_line_exit_2(capsys, arguments):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", *arguments])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1, captured.err
+
+
+def test_check_indices_cover_the_ends_and_stay_in_range():
+    for size in (1, 2, 255, 256, 257, 10**7):
+        index = bench.check_indices(size)
+        assert index.size == min(size, bench.CHECK_ELEMENTS)
+        assert len(set(index.tolist())) == index.size and index.min() >= 0 and index.max() < size
+        assert index[0] == 0 and index[-1] == size - 1
+    assert math.isclose(len(bench.check_indices(10**7)), bench.CHECK_ELEMENTS)
