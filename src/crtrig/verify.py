@@ -28,12 +28,13 @@ slow path, so ``--exhaustive`` is refused there.
 float64
 -------
 float64 has no fast oracle with a margin: x87 long double carries 64 bits, 11
-more than float64, so sinl/cosl could not tell which side of a float64 rounding
-boundary most hard cases lie on (the published worst cases agree with a
-rounding boundary to 43-59 bits after the round bit).  Every float64 input is
-therefore checked exactly by ``crtrig.reference.trig_bits`` (exact range
+more than float64, so with sinl's error of up to 2^-62 it could settle only
+inputs more than about 2^-9 ulp from a float64 rounding boundary, and none of
+the hard cases (the published worst cases agree with a rounding midpoint to
+43-59 bits after the round bit).  Every float64 input is therefore checked
+exactly by ``crtrig.reference.trig_bits`` (exact range
 reduction with enough bits of pi for every double, then a Ziv loop on interval
-bounds), about 10-30 microseconds per input in pure Python.  ``--exhaustive``
+bounds), some tens of microseconds per input in pure Python.  ``--exhaustive``
 is refused (2^64 inputs); ``--sample N`` (default 100000) draws uniformly
 random bit patterns, so mostly huge or tiny magnitudes; ``--range`` and
 ``--sample`` take at most 2^32 inputs.
