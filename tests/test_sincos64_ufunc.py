@@ -33,7 +33,6 @@ NUMPY_UFUNCS = {"sin": np.sin, "cos": np.cos}
 CODE = {"sin": 0, "cos": 1}
 TARGETS = [i for i, name in enumerate(_core.simd_targets()) if name is not None]
 TARGET_IDS = [_core.simd_targets()[i] for i in TARGETS]
-ACTIVE_TARGET = _core.simd_targets().index(_core.SIMD_TARGET)
 
 RANDOM_SETS = {"random [-pi, pi]": "pi", "random [-1e5, 1e5]": "1e5",
                "random [-1e22, 1e22]": "1e22", "random bit patterns": "bits"}
