@@ -1,7 +1,10 @@
 """float64 inputs for testing sin and cos: hard-to-round cases, the doubles
 nearest to multiples of pi/2, random samples and special values.
 
-Shared by the float64 tests (tests/test_sincos64.py, and the ufunc-level ones).
+Shared by the float64 tests (tests/test_sincos64.py, test_sincos64_pass.py,
+test_sincos64_ufunc.py); with tests/oracle.trig_memoized, the MPFR values of
+the shared sets (worst cases, pi/2 neighbours, random samples) are computed once
+per session.
 Nothing here imports crtrig or caches anything on disk: everything is computed
 in memory, in about a second, and memoized for the test session.
 
@@ -241,6 +244,23 @@ def random_inputs(kind: str, count: int, seed: int) -> np.ndarray:
         raise ValueError(f"kind must be one of {sorted(RANDOM_RANGES) + ['bits']}, not {kind!r}")
     bound = RANDOM_RANGES[kind]
     return rng.uniform(-bound, bound, count)
+
+
+#: Size of each shared random sample (random_sample).
+RANDOM_SAMPLE_SIZE = 100_000
+
+
+@functools.lru_cache(maxsize=None)
+def random_sample(func: str, kind: str) -> np.ndarray:
+    """The shared random sample of `kind` (a key of RANDOM_RANGES or "bits")
+    for `func`: RANDOM_SAMPLE_SIZE inputs, the same array (read-only) for every
+    float64 test of the session, so that tests/oracle.trig_memoized computes its
+    MPFR values once."""
+    if func not in ("sin", "cos"):
+        raise ValueError(f"func must be 'sin' or 'cos', not {func!r}")
+    x = random_inputs(kind, RANDOM_SAMPLE_SIZE, seed=100 + 10 * ("sin", "cos").index(func) + len(kind))
+    x.flags.writeable = False
+    return x
 
 
 def subnormal_inputs(count: int = 200, seed: int = 1) -> list[float]:

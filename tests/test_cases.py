@@ -633,21 +633,26 @@ def test_trig_nan_needs_allow_nan(tmp_path):
     assert "allowNaN" in results[1].reason
 
 
-def test_trig_float64_is_skipped_not_malformed(tmp_path):
+def test_trig_float64_cases_run(tmp_path):
+    """float64 Sin/Cos cases run like the others (they were skipped before crtrig
+    had float64 loops): exact data passes, data one ulp off fails."""
     calls = []
+    exact = [repr(reference.bits_to_float(reference.trig_bits("sin", float(v), "float64"), "float64"))
+             for v in TRIG_VALUES]
+    off = exact[:3] + [repr(math.nextafter(float(exact[3]), math.inf))] + exact[4:]
     path = write_file(
         tmp_path,
-        [trig_case("f64", TRIG_VALUES, "float64"), trig_case("f32", TRIG_VALUES)],
+        [trig_case("f64", TRIG_VALUES, "float64"), trig_case("f64_data", TRIG_VALUES, "float64", data=exact),
+         trig_case("f64_off", TRIG_VALUES, "float64", data=off), trig_case("f32", TRIG_VALUES)],
         op="ai.onnx.Sin",
     )
     results = cases.run_file(path, strict=True, impl=make_impl(calls=calls))
-    assert statuses(results) == {"f64": "SKIP", "f32": "PASS"}
-    assert results[0].reason == "float64 sin/cos not supported yet"
-    assert len(calls) == 1 and calls[0][1].dtype == np.float32  # float64 never ran
-    status, out, err = run_in_process([path], strict=True)
-    assert status == 0 and err == ""
-    assert "f64  SKIP" in out and "float64 sin/cos not supported yet" in out
-    assert out.splitlines()[-1] == "1 passed, 0 failed, 1 skipped"
+    assert statuses(results) == {"f64": "PASS", "f64_data": "PASS", "f64_off": "FAIL", "f32": "PASS"}
+    assert [x.dtype for _, x in calls] == [np.float64] * 3 + [np.float32]
+    status, out, err = run_in_process([path], strict=True)  # crtrig itself
+    assert status == 1 and err == ""
+    assert "f64  PASS" in out and "f64_off  FAIL" in out
+    assert out.splitlines()[-1] == "3 passed, 1 failed, 0 skipped"
 
 
 TRIG_MALFORMED = {
@@ -1096,9 +1101,7 @@ def test_repository_case_files_pass_strictly_with_the_reference():
         results = cases.run_file(path, strict=True, impl=make_impl())
         assert results, path
         for result in results:
-            assert result.status in ("PASS", "SKIP"), result.line()
-            if result.status == "PASS":
-                assert result.vs_exact.max_ulp == 0, result.line()
+            assert result.status == "PASS" and result.vs_exact.max_ulp == 0, result.line()
 
 
 def test_repository_case_files_cover_every_dtype():
@@ -1121,7 +1124,19 @@ def test_repository_case_files_catch_a_one_ulp_error():
 def test_repository_trig_case_files(name):
     document = json.loads((REPO_CASES / name).read_text())
     dtypes = {case["inputs"]["x"]["dtype"] for case in document["cases"]}
-    assert dtypes == {"float16", "bfloat16", "float32"}  # float64 cases would be skipped
+    assert dtypes == {"float16", "bfloat16", "float32", "float64"}
+    # float64: written with exact data (tolerance 0) and a provenance, in hundreds of inputs
+    # (tools/gen_float64_trig_cases.py); the data equal the exact reference bit for bit.
+    f64 = [case for case in document["cases"] if case["inputs"]["x"]["dtype"] == "float64"]
+    assert {case["name"] for case in f64} >= {"special_values_f64", "subnormal_inputs_f64", "hard_cases_f64",
+                                              "worst_cases_sample_f64", "near_multiples_of_half_pi_f64",
+                                              "huge_arguments_f64", "random_bit_patterns_f64",
+                                              "shape_scalar_f64", "shape_2x3x4_f64"}
+    assert all(case["outputs"]["y"]["tolerance"] == 0 and "data" in case["outputs"]["y"]
+               and case["provenance"]["source"] for case in f64)
+    assert 500 < sum(math.prod(case["inputs"]["x"]["shape"]) for case in f64) < 2000
+    exact = {r.case: r for r in cases.run_file(REPO_CASES / name, strict=True, impl=make_impl())}
+    assert all(exact[case["name"]].vs_data == cases.Distances(0, 0) for case in f64)
     results = cases.run_file(REPO_CASES / name, impl=make_impl(perturb=one_ulp_up))
     # Every non-empty case catches a 1-ULP error, even the seed cases whose
     # printed expectations need a tolerance.
@@ -1162,15 +1177,16 @@ def test_cli_default_runs_the_packaged_case_files():
 
 def ci_files(tmp_path):
     """mixed.json: a PASS, a FAIL (wrong data) and a SKIP (a feature this
-    runner lacks); skipped.json: only SKIPs (float64 Sin, a missing feature)."""
+    runner lacks); skipped.json: only SKIPs (Sin cases needing a missing feature)."""
     needs_other = window_case("needs_timestamps", 4)
     needs_other["requires"] = {"features": ["timestamp-query"]}
     mixed = write_file(tmp_path, [window_case("ok", 4), window_case("wrong", 4, data=[0, 0.5, 1, 0.25]),
                                   needs_other], name="mixed.json")
-    f64 = trig_case("f64", TRIG_VALUES, "float64")
+    f64_needs_other = trig_case("f64", TRIG_VALUES, "float64")
+    f64_needs_other["requires"] = {"features": ["subgroups"]}
     f32_needs_other = trig_case("f32_needs_timestamps", TRIG_VALUES)
     f32_needs_other["requires"] = {"features": ["timestamp-query"]}
-    skipped = write_file(tmp_path, [f64, f32_needs_other], op="ai.onnx.Sin", name="skipped.json")
+    skipped = write_file(tmp_path, [f64_needs_other, f32_needs_other], op="ai.onnx.Sin", name="skipped.json")
     return mixed, skipped
 
 
@@ -1186,7 +1202,7 @@ def test_fail_on_skip_counts_a_skipped_case_as_a_failure(tmp_path):
     assert status == 0 and out.splitlines()[-1] == "0 passed, 0 failed, 2 skipped"
     status, out, _ = run_ci([skipped], fail_on_skip=True)
     assert status == 1 and out.splitlines()[-1] == "0 passed, 2 failed, 0 skipped"
-    assert "skipped.json  f64  FAIL" in out and "(--fail-on-skip): float64 sin/cos not supported yet" in out
+    assert "skipped.json  f64  FAIL" in out and "(--fail-on-skip): " in out and "subgroups" in out
     status, out, _ = run_ci([mixed], fail_on_skip=True)
     assert status == 1 and out.splitlines()[-1] == "1 passed, 2 failed, 0 skipped"
 

@@ -7,7 +7,10 @@
 * float32: a random sample of bit patterns (so every exponent), hard cases
   from the literature and from a scan of all float32, inputs next to
   multiples of pi/2, huge arguments up to the largest float, subnormals;
-* float64 (for future use): a random sample over all exponents.
+* float64 (the oracle of ``crtrig verify --dtype float64`` and of the float64
+  case data): random samples over all exponents and in [-pi, pi], [-1e5, 1e5],
+  [-1e22, 1e22], a share of the published worst cases (both signs), the doubles
+  nearest to multiples of pi/2 with their neighbours, tiny and subnormal inputs.
 
 Several tests also show that the hard cases are hard: rounding a correctly
 rounded wider result (double rounding) gives a different answer there, so a
@@ -253,7 +256,7 @@ def test_float32_subnormal_and_tiny_inputs():
 
 
 # ---------------------------------------------------------------------------
-# float64 (not used by crtrig yet)
+# float64 (crtrig verify --dtype float64 and the float64 case data rely on it)
 # ---------------------------------------------------------------------------
 
 
@@ -265,6 +268,20 @@ def test_float64_random_sample():
     values += [float(np.finfo(np.float64).max), 5e-324, 1e22, 2.0**1023, 355.0, 1e300]
     for func in FUNCTIONS:
         assert disagreements(func, values, "float64") == []
+
+
+@pytest.mark.parametrize("func", FUNCTIONS)
+def test_float64_hard_inputs(func):
+    """Every 8th published worst case (both signs), every 10th double nearest to a
+    multiple of pi/2 or its neighbour (results down to 2^-61), random inputs of the
+    three ranges, tiny and subnormal inputs (tests/float64_inputs.py)."""
+    import float64_inputs as inputs
+
+    values = (inputs.worst_cases(func)[::8] + inputs.half_pi_neighbours()[::10]
+              + [float(v) for kind in ("pi", "1e5", "1e22") for v in inputs.random_inputs(kind, 300, seed=7)]
+              + inputs.tiny_inputs()[::20] + inputs.subnormal_inputs(count=20) + inputs.special_inputs())
+    assert len(values) > 13000
+    assert disagreements(func, values, "float64") == []
 
 
 # ---------------------------------------------------------------------------

@@ -29,15 +29,10 @@ DOUBLE_DOUBLE, MULTI = 1, 2
 #: The flags numpy reads after a ufunc loop (inexact is not one of them).
 NUMPY_FLAGS = {"invalid", "divbyzero", "overflow", "underflow"}
 
-_MPFR = {}
-
-
 def mpfr(func, x):
-    """MPFR's correctly rounded func over the float64 array x (memoized per input list)."""
-    key = (func, x.tobytes())
-    if key not in _MPFR:
-        _MPFR[key] = oracle.trig(func, x)
-    return _MPFR[key]
+    """MPFR's correctly rounded func over the float64 array x (computed once per
+    input array for the session, shared with the other float64 test modules)."""
+    return oracle.trig_memoized(func, x)
 
 
 def evaluate(func, x, stage, multi_start_bits=0):
@@ -201,7 +196,7 @@ def test_multi_precision_stage_forced(func):
 @pytest.mark.parametrize("func", FUNCS)
 def test_random_inputs(func, kind):
     """10^5 random inputs per range (bit patterns: mostly huge or tiny |x|)."""
-    x = inputs.random_inputs(kind, 100000, seed=100 + 10 * FUNCS.index(func) + len(kind))
+    x = inputs.random_sample(func, kind)
     stages, counts = check(func, x, DOUBLE_DOUBLE)
     assert counts["double"] == 0 and (stages != 0).all()  # no float32-only stage for float64
     assert counts["multi-precision"] <= 10  # the dd stage decides nearly everything

@@ -9,8 +9,10 @@ with it.  The float64 ufunc loops are checked for wiring, flags and special valu
 
 Hard cases: the published worst cases of sin and cos (V. Lefevre's testlibm data as
 collected by CORE-MATH, inputs in [0, pi] with 43 to 59 identical bits after the
-round bit, plus the doubles nearest to multiples of pi/2 in every binade), read from
-tests/data/ when present, else from /work/shared/data/worst-cases/.
+round bit, plus the doubles nearest to multiples of pi/2 in every binade), from
+tests/data/ through tests/float64_inputs.py.  The worst cases and random samples are
+the sets the other float64 test modules use, so their MPFR values are computed once
+(tests/oracle.trig_memoized).
 """
 import math
 import re
@@ -25,6 +27,7 @@ import pytest
 import crtrig
 from crtrig import _core, reference
 
+import float64_inputs as inputs
 import oracle
 
 FUNCS = {"sin": 0, "cos": 1}
@@ -32,7 +35,6 @@ KINDS = {"hann": 0, "hamming": 1, "blackman": 2}
 TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
 TARGET_IDS = [_core._supported_target_slots()[i] for i in TARGETS]
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "core"
-RANGE_SIZE = 100_000
 
 
 def H(text):
@@ -58,21 +60,9 @@ def same_bits(got, want):
 # ---------------------------------------------------------------------------
 
 def worst_cases(func):
-    """The worst-case inputs of sin or cos (finite ones), and their negatives."""
-    name = f"{func}-binary64.wc"
-    for folder in (Path(__file__).resolve().parent / "data", Path("/work/shared/data/worst-cases")):
-        if (folder / name).is_file():
-            path = folder / name
-            break
-    else:
-        raise FileNotFoundError(f"{name} is in neither tests/data/ nor /work/shared/data/worst-cases/")
-    values = []
-    for line in path.read_text().splitlines():
-        token = line.split("#")[0].strip()
-        if token.startswith("0x") or token.startswith("-0x"):
-            values.append(float.fromhex(token.split()[0]))
-    x = np.array(values)
-    return np.concatenate([x, -x])
+    """The worst-case inputs of sin or cos (finite nonzero ones), and their negatives
+    (tests/float64_inputs.py, shared with the other float64 tests)."""
+    return np.array(inputs.worst_cases(func))
 
 
 def near_multiples_of_pi():
@@ -94,19 +84,16 @@ def near_multiples_of_pi():
     return np.concatenate([x, -x])
 
 
-def random_inputs(name, count, seed):
-    rng = np.random.default_rng(seed)
-    if name == "[-pi, pi]":
-        return rng.uniform(-math.pi, math.pi, count)
-    if name == "[-1e5, 1e5]":
-        return rng.uniform(-1e5, 1e5, count)
-    if name == "[-1e22, 1e22]":
-        return rng.uniform(-1e22, 1e22, count)
-    bits = rng.integers(0, 1 << 64, 2 * count, dtype=np.uint64).view(np.float64)
-    return bits[np.isfinite(bits)][:count]
-
-
 RANGES = ("[-pi, pi]", "[-1e5, 1e5]", "[-1e22, 1e22]", "random bit patterns")
+#: The random samples of tests/float64_inputs.py (the kinds of random_sample) by name.
+RANGE_KINDS = dict(zip(RANGES, ("pi", "1e5", "1e22", "bits")))
+
+
+def random_inputs(name, count, seed):
+    """`count` random inputs of the range `name` (tests/float64_inputs.py)."""
+    return inputs.random_inputs(RANGE_KINDS[name], count, seed)
+
+
 _CACHE = {}
 
 
@@ -124,8 +111,8 @@ def oracle_case(func, name):
                           H("0x1.fffffffffffffp+16"), 2.0 ** 17, 1.7976931348623157e308,
                           -1.7976931348623157e308, 1.0, -1.0, math.pi, 2.0 ** 1023, 1e22])
         else:
-            x = random_inputs(name, RANGE_SIZE, seed=10 * RANGES.index(name) + FUNCS[func])
-        _CACHE[key] = (x, mpfr_trig(func, x))
+            x = inputs.random_sample(func, RANGE_KINDS[name])
+        _CACHE[key] = (x, oracle.trig_memoized(func, x))
     return _CACHE[key]
 
 

@@ -195,11 +195,10 @@ def test_filled_files_pass_at_tolerance_zero_and_read_back_bit_identical(tmp_pat
         loaded = cases.load_case_file(filled)
         for case in loaded.cases:
             assert same_bits(case.outputs[0].expected, reference_output(op, case)), case.name
-        # not --strict, every tolerance 0: passes (float64 Sin/Cos: SKIP, not yet in crtrig)
+        # not --strict, every tolerance 0: passes (float64 Sin/Cos too)
         results = cases.run_file(filled, impl=None)
         for result in results:
-            want = "SKIP" if result.case == "float64" else "PASS"
-            assert result.status == want and (want == "SKIP" or result.vs_data == cases.Distances(0, 0)), result.line()
+            assert result.status == "PASS" and result.vs_data == cases.Distances(0, 0), result.line()
         # the spellings: NaN as a string, -0.0 and integers as JSON numbers
         document = json.loads(filled.read_text())
         for raw in document["cases"]:
@@ -356,8 +355,9 @@ def test_new_trig_files_pass_strictly(tmp_path, capsys, op):
         if name.endswith("_random"):
             assert x.size == 200 and len(set(x.tolist())) > 150
     results = cases.run_file(path, strict=True, impl=None)
-    assert {r.case for r in results if r.status == "SKIP"} == {"float64_special", "float64_hard", "float64_random"}
-    assert all(r.status == "PASS" for r in results if not r.case.startswith("float64")), [r.line() for r in results]
+    assert {r.case for r in results if r.case.startswith("float64")} == {"float64_special", "float64_hard",
+                                                                         "float64_random"}
+    assert all(r.status == "PASS" for r in results), [r.line() for r in results]
     # the seed decides the random inputs, the same for sin and cos
     again, other_seed, other_op = (tmp_path / n for n in ("again.json", "seed.json", "op.json"))
     cli(capsys, "cases", "--new", op, "--classes", "random:20", "--dtypes", "float32", "-o", again)

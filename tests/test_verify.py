@@ -28,7 +28,7 @@ ORACLE_REASON = "crtrig._verify is not built" if _verify is None else _verify.or
 needs_oracle = pytest.mark.skipif(ORACLE_REASON is not None,
                                   reason=f"no long double oracle: {ORACLE_REASON}")
 
-FINAL_LINE = re.compile(r"^(?P<func>sin|cos) (?P<dtype>float32|float16|bfloat16) "
+FINAL_LINE = re.compile(r"^(?P<func>sin|cos) (?P<dtype>float32|float16|bfloat16|float64) "
                         r"target (?P<target>baseline|avx2|avx512): (?P<inputs>\d+) inputs, "
                         r"(?P<wrong>\d+) wrong, (?P<escalated>\d+) escalated, \d+\.\d s$",
                         re.M)
@@ -314,6 +314,12 @@ BAD_ARGUMENTS = {
     "progress_nan": (["sin", "--progress-interval", "nan"], "seconds"),
     "range_beyond_bfloat16": (["sin", "--dtype", "bfloat16", "--range", "0:0x10000"], "0xffff"),
     "too_many_jobs": (["sin", "--jobs", "1000000"], "--jobs"),
+    "float64_exhaustive": (["sin", "--dtype", "float64", "--exhaustive"], "2^64"),
+    "float64_sample_too_large": (["cos", "--dtype", "float64", "--sample", str((1 << 32) + 1)], "4294967296"),
+    "float64_range_too_large": (["cos", "--dtype", "float64", "--range", "0:0x100000000"], "4294967296"),
+    "range_beyond_float64": (["cos", "--dtype", "float64", "--range", "0:0x10000000000000000"], "0xffffffffffffffff"),
+    "worst_cases_without_file": (["sin", "--worst-cases"], "--worst-cases"),
+    "worst_cases_and_sample": (["sin", "--sample", "5", "--worst-cases", "x.wc"], "not allowed with"),
     "unknown_option": (["sin", "--bogus"], "--bogus"),
 }
 
@@ -352,3 +358,183 @@ def test_sample_is_drawn_per_chunk_and_deterministic():
     assert np.array_equal(one_job, drawn("--sample", "10000", "--jobs", "3", "--seed", "5"))
     assert not np.array_equal(one_job, drawn("--sample", "10000", "--jobs", "1", "--seed", "6"))
     assert len(np.unique(one_job)) > 5000  # random, not a constant
+
+
+# ---------------------------------------------------------------------------
+# float64: every input checked exactly against crtrig.reference
+# ---------------------------------------------------------------------------
+
+ONE_BITS = 0x3FF0000000000000  # float64 1.0
+
+
+def test_float64_sample_on_every_target(capsys):
+    """A float64 sample (random bit patterns) on every supported target, each
+    compared exactly with crtrig.reference; the report names the oracle."""
+    assert cli.main(["verify", "sin", "--dtype", "float64", "--sample", "3000", "--jobs", "1",
+                     "--target", "all", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "oracle: exact, correctly rounded sin: crtrig.reference.trig_bits" in out
+    assert "float64 has no long double oracle" in out and "x87" not in out
+    assert out.count("checked exactly: 3000 inputs") == len(SUPPORTED_TARGETS)
+    lines = result_lines(out)
+    assert [m["target"] for m in lines] == SUPPORTED_TARGETS
+    assert all(m.group(*RESULT) == ("sin", "float64", "3000", "0") for m in lines)
+
+
+def test_float64_default_sample_is_planned_in_bounded_chunks():
+    description, chunks = plan("cos", "--dtype", "float64", "--sample", str(1 << 32), "--jobs", "2")
+    assert sum(chunk.size() for chunk in chunks) == 1 << 32
+    assert max(chunk.size() for chunk in chunks) <= verify.FLOAT64_CHUNK
+    _, chunks = plan("cos", "--dtype", "float64", "--sample", "1000", "--jobs", "2", "--seed", "1")
+    drawn = np.concatenate([chunk.input_bits() for chunk in chunks])
+    assert len(drawn) == 1000 and drawn.dtype == np.uint64 and drawn.max() >= 1 << 63  # 64-bit patterns
+    _, chunks = plan("cos", "--dtype", "float64", "--range", f"0:{(1 << 32) - 1}", "--jobs", "2")
+    assert len(chunks) == (1 << 32) // verify.FLOAT64_CHUNK
+
+
+@pytest.mark.parametrize("func", ["sin", "cos"])
+def test_float64_corrupted_result_is_reported_and_fails(func):
+    done = run_cli(func, "--dtype", "float64", "--sample", "500", "--jobs", "2",
+                   "--corrupt-for-test", hex(ONE_BITS))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.search(r"^wrong: 1$", done.stdout, re.M)
+    assert f"WRONG {func}(0x3ff0000000000000 (1.0))" in done.stdout
+    assert final_line(done.stdout).group(*RESULT) == (func, "float64", "501", "1")
+
+
+WORST_CASE_FILE = """\
+# a comment line, then values as CORE-MATH writes them
+0x1.0192deafac33fp+0
+0x1.6ac5b262ca1ffp+849   # the hardest reduction, with a trailing comment
+
+-0x1.921fb54442d18p+1
++0x.fffffffffffffp-1022
++0x1p-1074
++0x1.fffffffffffffp+1023
++0
++1
++inf
++nan
++snan
+0x1.0192DEAFAC33FP+0
+"""
+
+
+def write(tmp_path, text, name="cases.wc"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_worst_case_file_is_read_with_negatives_and_specials(tmp_path):
+    bits = verify.read_worst_case_files([write(tmp_path, WORST_CASE_FILE)], reference.FLOAT_FORMATS["float64"])
+    values = [float.fromhex(t) for t in ("0x1.0192deafac33fp+0", "0x1.6ac5b262ca1ffp+849",
+                                          "-0x1.921fb54442d18p+1", "0x0.fffffffffffffp-1022", "0x1p-1074",
+                                          "0x1.fffffffffffffp+1023", "0", "1", "inf")]
+    want = []
+    for v in values:
+        want += [np.float64(v).view(np.uint64), np.float64(-v).view(np.uint64)]
+    want += [0x7FF8000000000000, 0xFFF8000000000000, 0x7FF4000000000000, 0xFFF4000000000000]
+    assert bits.tolist() == [int(b) for b in want]  # file order, each value then its negative, once
+
+
+def test_worst_case_files_agree_with_the_test_suites_reader():
+    """The shipped worst-case files read by verify give exactly the inputs the
+    float64 tests use (tests/float64_inputs.py, a separate reader on
+    float.fromhex), plus the special values of their last section."""
+    import float64_inputs
+
+    specials = {0, 1 << 63, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0xFFF8000000000000,
+                0x7FF4000000000000, 0xFFF4000000000000}
+    for func in ("sin", "cos"):
+        bits = verify.read_worst_case_files([str(float64_inputs.DATA / f"{func}-binary64.wc")],
+                                            reference.FLOAT_FORMATS["float64"])
+        ours = set(np.array(float64_inputs.worst_cases(func)).view(np.uint64).tolist())
+        assert len(bits) == len(set(bits.tolist())) > 79000
+        assert set(bits.tolist()) == ours | specials
+
+
+def test_float64_worst_cases_run_and_corruption(tmp_path, capsys):
+    path = write(tmp_path, WORST_CASE_FILE)
+    assert cli.main(["verify", "cos", "--dtype", "float64", "--worst-cases", path, "--jobs", "1",
+                     "--target", "all"]) == 0
+    out = capsys.readouterr().out
+    assert f"22 inputs from {path} (each value and its negative" in out
+    lines = result_lines(out)
+    assert [m["target"] for m in lines] == SUPPORTED_TARGETS
+    assert all(m.group(*RESULT) == ("cos", "float64", "22", "0") for m in lines)
+    assert all(re.search(r"\(6 NaN/inf, which must give NaN\)", block) for block in out.split("target: ")[1:])
+    # A corrupted input of the file is reported once; one that is not in it is added.
+    for corrupt, inputs in ((ONE_BITS, "22"), (ONE_BITS + 1, "23")):
+        status = cli.main(["verify", "sin", "--dtype", "float64", "--worst-cases", path, path, "--jobs", "2",
+                           "--corrupt-for-test", hex(corrupt)])
+        out = capsys.readouterr().out
+        assert status == 1, out
+        assert final_line(out).group(*RESULT) == ("sin", "float64", inputs, "1")
+        assert f"WRONG sin(0x{corrupt:016x}" in out
+
+
+def test_worst_cases_for_other_types(tmp_path, capsys):
+    path = write(tmp_path, "0x1.8p+0\n0x1.ffcp+15\n0x1p-24\n")
+    assert cli.main(["verify", "sin", "--dtype", "float16", "--worst-cases", path, "--jobs", "1"]) == 0
+    assert final_line(capsys.readouterr().out).group("inputs", "wrong") == ("6", "0")
+    status = cli.main(["verify", "sin", "--dtype", "float16", "--worst-cases", path, "--jobs", "1",
+                       "--corrupt-for-test", "0x3e00"])  # float16 1.5
+    assert status == 1 and "WRONG sin(0x3e00 (1.5))" in capsys.readouterr().out
+
+
+@needs_oracle
+def test_float32_worst_cases_go_through_the_oracle(tmp_path):
+    path = write(tmp_path, "0x1.33333p+13\n0x1.fffffep+127\n0x1p-149\n")
+    done = run_cli("sin", "--worst-cases", path, "--jobs", "2")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "x87 long double" in done.stdout
+    assert final_line(done.stdout).group(*RESULT) == ("sin", "float32", "6", "0")
+
+
+BAD_WORST_CASE_FILES = {
+    # name: (file text or None for a special path, dtype, message fragment)
+    "not_hex": ("0x1p0\n1.5\n", "float64", ":2: '1.5': not a hex float"),
+    "decimal_number": ("12\n", "float64", ":1: '12': not a hex float"),
+    "two_values": ("0x1p0 0x1p1\n", "float64", ":1: more than one value"),
+    "rounded_float64": ("0x1.00000000000001p+0\n", "float64", "not a float64 value exactly"),
+    "overflow_float64": ("0x2p+1023\n", "float64", "not a float64 value exactly"),
+    "below_subnormals": ("0x1p-1075\n", "float64", "not a float64 value exactly"),
+    "huge_exponent": ("0x1p+99999999\n", "float64", "not a hex float"),
+    "rounded_float32": ("0x1.921fb54442d18p+1\n", "float32", "not a float32 value exactly"),
+    "long_line": ("0x1p0" + " " * 300 + "\n", "float64", "longer than 200 characters"),
+    "no_values": ("# nothing\n\n", "float64", "no values in the file"),
+    "binary": (None, "float64", "not a text file"),
+    "missing": (None, "float64", "cannot read file"),
+    "directory": (None, "float64", "not a regular file"),
+    "fifo": (None, "float64", "not a regular file"),
+    "dev_zero": (None, "float64", "not a regular file"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_WORST_CASE_FILES))
+def test_bad_worst_case_files_are_one_line_exit_2(tmp_path, kind):
+    import os
+
+    text, dtype, fragment = BAD_WORST_CASE_FILES[kind]
+    path = tmp_path / "bad.wc"
+    if text is not None:
+        path.write_text(text)
+    elif kind == "binary":
+        path.write_bytes(b"0x1p0\n\x00\xff\xfe")
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no FIFOs here")
+        os.mkfifo(path)
+    elif kind == "dev_zero":
+        path = "/dev/zero"
+        if not os.path.exists(path):
+            pytest.skip("no /dev/zero here")
+    done = run_cli("sin", "--dtype", dtype, "--worst-cases", str(path))
+    assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "--worst-cases" in lines[0] and str(path) in lines[0] and fragment in lines[0], lines[0]

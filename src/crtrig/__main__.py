@@ -34,7 +34,8 @@ COMMANDS = (
      "Check crtrig.sin or crtrig.cos on every (--exhaustive) or on random (--sample N) "
      "bit patterns of a float type against an oracle that does not use crtrig's C core: "
      "glibc's x87 long double sinl/cosl with a margin for float32, exact arithmetic for "
-     "the inputs near a rounding boundary and for float16/bfloat16."),
+     "the inputs near a rounding boundary and for float16/bfloat16/float64; or the "
+     "hard-to-round inputs listed in worst-case files (--worst-cases)."),
     ("grade", "grade", "grade another implementation's results against the exact values",
      "Grade another implementation: for each case of a case file, the largest ULP "
      "distance of its results from the correctly rounded values and the share of "

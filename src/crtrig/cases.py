@@ -6,9 +6,8 @@ generators ``--fill`` and ``--new`` of the same command live in
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
 output_datatype) and the element-wise ai.onnx.Sin and ai.onnx.Cos (one input
-of any shape, float16 / bfloat16 / float32; the output has the input's dtype
-and shape).  A Sin/Cos case with float64 input is valid but reported as SKIP
-(crtrig has no float64 sin/cos yet).
+of any shape, float16 / bfloat16 / float32 / float64; the output has the
+input's dtype and shape).
 
 A case file is JSON::
 
@@ -419,10 +418,8 @@ def _window_op(onnx_name: str, kind: str) -> OpSpec:
     )
 
 
-#: Input (= output) dtypes of the element-wise trigonometric ops.
+#: Input (= output) dtypes of the element-wise trigonometric ops (all run by crtrig).
 TRIG_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
-#: The subset crtrig implements; cases of the others are skipped.
-TRIG_SUPPORTED_DTYPES = frozenset({"float16", "bfloat16", "float32"})
 
 
 def _validate_elementwise(case: Case) -> None:
@@ -457,11 +454,6 @@ def _trig_op(onnx_name: str, func: str) -> OpSpec:
     def reference_at(case: Case, output_index: int, indices: np.ndarray) -> np.ndarray:
         return reference.trig(func, case.inputs[0].reshape(-1)[indices])
 
-    def unsupported(case: Case) -> str:
-        if reference.format_name(case.inputs[0].dtype) not in TRIG_SUPPORTED_DTYPES:
-            return "float64 sin/cos not supported yet"
-        return ""
-
     return OpSpec(
         name=onnx_name,
         implementation=func,
@@ -473,7 +465,6 @@ def _trig_op(onnx_name: str, func: str) -> OpSpec:
         call=call,
         reference_at=reference_at,
         exact_points=_elementwise_exact_points,
-        unsupported=unsupported,
     )
 
 

@@ -55,10 +55,9 @@ case) and:
   (default 0) and the type (the same for sin and cos).
 
 Every output has tolerance 0 and ``allowNaN`` exactly when its values hold
-NaN; the file passes ``crtrig cases --strict`` (float64 Sin/Cos cases SKIP
-until crtrig has them).  The work is bounded before it starts: every size is
-within the runner's limits (``--max-elements``) and a lower bound of the
-file's size within ``--max-file-size``.
+NaN; the file passes ``crtrig cases --strict``.  The work is bounded before
+it starts: every size is within the runner's limits (``--max-elements``) and
+a lower bound of the file's size within ``--max-file-size``.
 """
 
 from __future__ import annotations

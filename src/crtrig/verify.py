@@ -1,7 +1,7 @@
 """Verification of crtrig.sin / crtrig.cos against an independent oracle:
-``python -m crtrig verify sin|cos [--dtype float32|float16|bfloat16]
-[--exhaustive | --sample N | --range FIRST:LAST] [--target NAME|all]
-[--jobs J] [--seed S]``.
+``python -m crtrig verify sin|cos [--dtype float32|float16|bfloat16|float64]
+[--exhaustive | --sample N | --range FIRST:LAST | --worst-cases FILE...]
+[--target NAME|all] [--jobs J] [--seed S]``.
 
 float32, with the long double oracle
 ------------------------------------
@@ -19,11 +19,38 @@ nothing with its core.
 
 Exact check
 -----------
-Escalated inputs, float16 and bfloat16 (all 65536 bit patterns), and float32
-where long double is not the x87 format, are compared with the exactly
+Escalated inputs, float16 and bfloat16 (all 65536 bit patterns), float64, and
+float32 where long double is not the x87 format, are compared with the exactly
 computed correctly rounded value of ``crtrig.reference.trig_bits`` (exact,
 standard library only, independent of the C core).  Without the long double oracle every float32 input takes this
 slow path, so ``--exhaustive`` is refused there.
+
+float64
+-------
+float64 has no fast oracle with a margin: x87 long double carries 64 bits, 11
+more than float64, so with sinl's error of up to 2^-62 it could settle only
+inputs more than about 2^-9 ulp from a float64 rounding boundary, and none of
+the hard cases (the published worst cases agree with a rounding midpoint to
+43-59 bits after the round bit).  Every float64 input is therefore checked
+exactly by ``crtrig.reference.trig_bits`` (exact range
+reduction with enough bits of pi for every double, then a Ziv loop on interval
+bounds), some tens of microseconds per input in pure Python.  ``--exhaustive``
+is refused (2^64 inputs); ``--sample N`` (default 100000) draws uniformly
+random bit patterns, so mostly huge or tiny magnitudes; ``--range`` and
+``--sample`` take at most 2^32 inputs.
+
+Worst cases
+-----------
+``--worst-cases FILE...`` checks the inputs listed in files in the format of
+CORE-MATH's ``.wc`` files (tests/data/sin-binary64.wc, cos-binary64.wc): one
+value a line, ``#`` starts a comment, blank lines are skipped.  A value is a
+hex float (``0x1.921fb54442d18p+1``, sign and ``0x`` prefix as Python's
+``float.fromhex``), a single decimal digit (CORE-MATH writes ``+0`` and
+``+1``), ``inf``, ``nan`` or ``snan`` (a signalling NaN), with an optional
+sign; it must be a value of ``--dtype`` exactly.  Each value and its negative
+are checked (sin is odd and cos even: both signs are equally hard), each
+distinct bit pattern once.  A file that cannot be read or a line that is not
+such a value is an error naming the file and line (exit status 2).
 
 SIMD targets
 ------------
@@ -48,7 +75,8 @@ cannot be made (a bad argument, an unknown or unsupported target, a sample
 larger than the input space, ``--exhaustive`` float32 without the oracle...),
 always with one line on stderr.
 
-Work is split into chunks (2^22 inputs for float32) run by ``--jobs``
+Work is split into chunks (2^22 inputs for float32 with the oracle, 2^12 on
+the exact path, up to 2^16 for float64) run by ``--jobs``
 processes (default: os.cpu_count()); chunks are visited in a spread-out order
 so that the rate, and hence the ETA, is representative early on.  A sample is
 drawn block by block in the workers (block b of SAMPLE_BLOCK inputs from the
@@ -57,7 +85,8 @@ depends only on N and the seed.
 
 Test hook: the hidden option ``--corrupt-for-test BITS`` flips the last bit of
 crtrig's result for the input with bit pattern BITS (added to the sample with
-``--sample``), which the run must report as wrong.
+``--sample``, and to the worst cases if absent), which the run must report as
+wrong.
 """
 
 from __future__ import annotations
@@ -67,6 +96,7 @@ import math
 import multiprocessing
 import os
 import platform
+import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -78,8 +108,18 @@ from . import reference
 
 PROGRAM = "crtrig verify"
 FUNCS = ("sin", "cos")
-DTYPES = ("float32", "float16", "bfloat16")
+DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_SAMPLE = 1_000_000
+#: The default sample for float64, whose every input is checked exactly.
+DEFAULT_FLOAT64_SAMPLE = 100_000
+#: Most inputs of a float64 --sample or --range (the chunks are planned up front).
+MAX_FLOAT64_INPUTS = 1 << 32
+#: Most inputs per float64 chunk (sample blocks or a range).
+FLOAT64_CHUNK = 1 << 16
+#: Worst-case files: the largest file read, the longest line, the most inputs in all.
+MAX_WORST_CASE_FILE_BYTES = 16 << 20
+MAX_WORST_CASE_LINE = 200
+MAX_WORST_CASE_INPUTS = 1 << 24
 DEFAULT_SEED = 0
 
 #: Inputs per chunk of work for the long double oracle (1024 chunks for 2^32).
@@ -130,6 +170,97 @@ def _is_nan_bits(bits: int, fmt: reference.FloatFormat) -> bool:
 
 def _is_finite_bits(bits: int, fmt: reference.FloatFormat) -> bool:
     return (bits & (fmt.sign_bit - 1)) < fmt.inf_bits
+
+
+# ---------------------------------------------------------------------------
+# Worst-case files
+# ---------------------------------------------------------------------------
+
+#: A hex float after its sign, lower case: digits (some), optional point, optional
+#: binary exponent of at most 5 digits (a bounded exact value).
+_HEX_FLOAT = re.compile(r"0x(?P<int>[0-9a-f]*)(?:\.(?P<frac>[0-9a-f]*))?(?:p(?P<exp>[+-]?[0-9]{1,5}))?")
+
+
+def parse_worst_case_value(token: str, fmt: reference.FloatFormat) -> int:
+    """Bit pattern in ``fmt`` of one value of a worst-case file (see the module
+    docstring).  Raises ValueError (a short reason) for anything else, or a value
+    that ``fmt`` cannot hold exactly."""
+    text = token.lower()
+    negative = text.startswith("-")
+    if text[:1] in ("+", "-"):
+        text = text[1:]
+    if text in ("inf", "infinity"):
+        bits = fmt.inf_bits
+    elif text == "nan":
+        bits = fmt.nan_bits
+    elif text == "snan":  # quiet bit clear, the next one set
+        bits = fmt.inf_bits | (1 << (fmt.precision - 3))
+    else:
+        if len(text) == 1 and text.isdigit():  # CORE-MATH's +0 and +1: hex and decimal agree
+            mantissa, exponent = int(text), 0
+        else:
+            match = _HEX_FLOAT.fullmatch(text)
+            if match is None or not (match["int"] or match["frac"]):
+                raise ValueError("not a hex float (such as 0x1.921fb54442d18p+1), inf, nan or snan")
+            fraction_digits = match["frac"] or ""
+            mantissa = int(match["int"] + fraction_digits or "0", 16)
+            exponent = int(match["exp"] or "0") - 4 * len(fraction_digits)
+        bits = 0
+        if mantissa:  # value = mantissa 2^exponent exactly; make the mantissa odd
+            shift = (mantissa & -mantissa).bit_length() - 1
+            mantissa, exponent = mantissa >> shift, exponent + shift
+            top = exponent + mantissa.bit_length() - 1  # floor(log2(value))
+            # A value of fmt: at most `precision` significant bits, no bit below the
+            # smallest subnormal 2^(emin - precision + 1), below 2^(emax + 1).
+            if (mantissa.bit_length() > fmt.precision or top > fmt.emax
+                    or exponent < fmt.emin - fmt.precision + 1):
+                raise ValueError(f"not a {fmt.name} value exactly (it would be rounded or overflow)")
+            value = math.ldexp(mantissa, exponent)  # exact: every value of fmt is a double
+            bits = (int(np.float64(value).view(np.uint64)) if fmt.name == "float64"
+                    else reference.float_to_bits(value, fmt.name))
+    return bits | fmt.sign_bit if negative else bits
+
+
+def read_worst_case_files(paths: list[str], fmt: reference.FloatFormat) -> np.ndarray:
+    """The distinct bit patterns of every value of the files and of its negative,
+    in file order (value, then negative), as uint64.  Raises UsageError (one line
+    naming the file, and the line) for a file that cannot be read or parsed."""
+    from .cases import MalformedCaseFile, read_regular_file_bytes
+
+    found: dict[int, None] = {}
+    for path in paths:
+        try:
+            data = read_regular_file_bytes(path, MAX_WORST_CASE_FILE_BYTES,
+                                           f"worst-case files are read up to {MAX_WORST_CASE_FILE_BYTES} bytes")
+        except MalformedCaseFile as exc:
+            raise UsageError(f"--worst-cases {exc}") from None
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--worst-cases {path}: not a text file (byte 0x{data[exc.start]:02x} "
+                             f"at offset {exc.start})") from None
+        values = 0
+        for number, line in enumerate(text.splitlines(), 1):
+            where = f"--worst-cases {path}:{number}"
+            if len(line) > MAX_WORST_CASE_LINE:
+                raise UsageError(f"{where}: line longer than {MAX_WORST_CASE_LINE} characters")
+            tokens = line.split("#", 1)[0].split()
+            if not tokens:
+                continue
+            if len(tokens) > 1:
+                raise UsageError(f"{where}: more than one value on the line")
+            try:
+                bits = parse_worst_case_value(tokens[0], fmt)
+            except ValueError as exc:
+                raise UsageError(f"{where}: {tokens[0]!r}: {exc}") from None
+            found[bits] = None
+            found[bits ^ fmt.sign_bit] = None
+            values += 1
+            if len(found) > MAX_WORST_CASE_INPUTS:
+                raise UsageError(f"{where}: more than {MAX_WORST_CASE_INPUTS} inputs in the worst-case files")
+        if values == 0:
+            raise UsageError(f"--worst-cases {path}: no values in the file")
+    return np.fromiter(found, dtype=np.uint64, count=len(found))
 
 
 # ---------------------------------------------------------------------------
@@ -377,12 +508,16 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="input and output type (default float32)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--exhaustive", action="store_true",
-                      help="check every bit pattern (the default for float16 and bfloat16)")
+                      help="check every bit pattern (the default for float16 and bfloat16; "
+                      "not for float64)")
     mode.add_argument("--sample", type=_positive_int, metavar="N",
                       help=f"check N random bit patterns, at most as many as the type has "
-                      f"(default for float32: {DEFAULT_SAMPLE})")
+                      f"(default for float32: {DEFAULT_SAMPLE}, for float64: {DEFAULT_FLOAT64_SAMPLE})")
     mode.add_argument("--range", type=_bit_range, metavar="FIRST:LAST", dest="bit_range",
                       help="check the bit patterns FIRST..LAST (inclusive; hex allowed)")
+    mode.add_argument("--worst-cases", nargs="+", metavar="FILE",
+                      help="check the values listed in FILEs (CORE-MATH's .wc format: one hex "
+                      "float a line, '#' comments) and their negatives")
     parser.add_argument("--target", metavar="NAME|all", default=None,
                         help="the SIMD target whose kernels are checked: "
                         f"{', '.join(TARGETS)}, or all (every target this CPU supports, in "
@@ -466,7 +601,16 @@ def _check_arguments(args, fmt: reference.FloatFormat, use_oracle: bool, oracle_
                          f"{fmt.name}; use --exhaustive to check them all")
     if args.bit_range is not None and args.bit_range[1] >= patterns:
         raise UsageError(f"--range: {fmt.name} bit patterns end at 0x{patterns - 1:x}")
-    if fmt.name == "float32" and not use_oracle:
+    if fmt.name == "float64":
+        if args.exhaustive:
+            raise UsageError("--exhaustive: float64 has 2^64 inputs, each checked exactly; use "
+                             "--sample N, --range FIRST:LAST or --worst-cases FILE")
+        count = (args.sample if args.sample is not None
+                 else args.bit_range[1] - args.bit_range[0] + 1 if args.bit_range is not None else 0)
+        if count > MAX_FLOAT64_INPUTS:
+            raise UsageError(f"{'--sample' if args.sample is not None else '--range'}: {count} float64 "
+                             f"inputs is more than the {MAX_FLOAT64_INPUTS} of one run")
+    if fmt.name == "float32" and not use_oracle and getattr(args, "worst_cases", None) is None:
         count = (patterns if args.exhaustive else args.sample if args.sample is not None
                  else args.bit_range[1] - args.bit_range[0] + 1)
         if count > 1 << 24:
@@ -475,14 +619,35 @@ def _check_arguments(args, fmt: reference.FloatFormat, use_oracle: bool, oracle_
                              f"use --sample N with N <= {1 << 24}")
 
 
+def _chunk_size(fmt: reference.FloatFormat, use_oracle: bool, count: int, jobs: int) -> int:
+    """Inputs per chunk: fixed, except for float64, where it grows with the run
+    (at least 4 chunks per job while they are small, at most FLOAT64_CHUNK)."""
+    if use_oracle:
+        return ORACLE_CHUNK
+    if fmt.name != "float64":
+        return EXACT_CHUNK
+    per_job = -(-count // (4 * jobs))
+    return max(EXACT_CHUNK, min(FLOAT64_CHUNK, -(-per_job // EXACT_CHUNK) * EXACT_CHUNK))
+
+
 def _plan(args, fmt: reference.FloatFormat, use_oracle: bool, target: int) -> tuple[str, list[Chunk]]:
     """Description of the inputs and the chunks that cover them."""
     patterns = 1 << fmt.width
-    chunk_size = ORACLE_CHUNK if use_oracle else EXACT_CHUNK
     common = dict(func=args.function, fmt=fmt.name, use_oracle=use_oracle,
                   margin_log2=args.margin_log2, corrupt_for_test=args.corrupt_for_test,
                   target=target)
+    worst_cases = getattr(args, "worst_case_bits", None)
+    if worst_cases is not None:
+        bits = worst_cases
+        if args.corrupt_for_test is not None and not np.any(bits == np.uint64(args.corrupt_for_test)):
+            bits = np.append(bits, np.uint64(args.corrupt_for_test))
+        size = min(_chunk_size(fmt, use_oracle, len(bits), args.jobs), max(1, -(-len(bits) // (4 * args.jobs))))
+        chunks = [Chunk(inputs=bits[start:start + size], **common) for start in range(0, len(bits), size)]
+        files = ", ".join(args.worst_cases)
+        return (f"{len(bits)} inputs from {files} (each value and its negative, distinct bit patterns)",
+                chunks)
     if args.sample is not None:
+        chunk_size = _chunk_size(fmt, use_oracle, args.sample, args.jobs)
         blocks = -(-args.sample // SAMPLE_BLOCK)
         per_chunk = max(1, min(chunk_size // SAMPLE_BLOCK, -(-blocks // (4 * args.jobs))))
         chunks = [Chunk(first=first, count=min(per_chunk, blocks - first), sample_seed=args.seed,
@@ -499,6 +664,7 @@ def _plan(args, fmt: reference.FloatFormat, use_oracle: bool, target: int) -> tu
     else:
         first, last = 0, patterns - 1
         description = f"all {patterns} bit patterns"
+    chunk_size = _chunk_size(fmt, use_oracle, last + 1 - first, args.jobs)
     chunks = [Chunk(first=start, count=min(chunk_size, last + 1 - start), **common)
               for start in range(first, last + 1, chunk_size)]
     # A spread-out visiting order (golden-ratio stride) keeps the rate representative.
@@ -526,11 +692,14 @@ def run(args) -> int:
             oracle_problem = _verify.oracle_unavailable_reason()
     use_oracle = fmt.name == "float32" and oracle_problem is None
 
-    if fmt.name == "float32" and args.sample is None and args.bit_range is None and not args.exhaustive:
-        args.sample = DEFAULT_SAMPLE
+    if (fmt.name in ("float32", "float64") and args.sample is None and args.bit_range is None
+            and not args.exhaustive and args.worst_cases is None):
+        args.sample = DEFAULT_SAMPLE if fmt.name == "float32" else DEFAULT_FLOAT64_SAMPLE
     try:
         _check_arguments(args, fmt, use_oracle, oracle_problem)
         targets = resolve_targets(args.target)
+        if args.worst_cases is not None:
+            args.worst_case_bits = read_worst_case_files(args.worst_cases, fmt)
     except UsageError as exc:
         return _usage_error(str(exc), program)
 
@@ -555,6 +724,9 @@ def run(args) -> int:
             print(f"oracle: no long double oracle here ({oracle_problem}); every input is "
                   f"checked exactly (slow path)", file=out)
         print(f"oracle: exact, correctly rounded {args.function}: {EXACT_METHOD}", file=out)
+        if fmt.name == "float64":
+            print("  float64 has no long double oracle (64 bits are too few to settle its hard "
+                  "cases): every input is checked exactly", file=out)
     out.flush()
 
     any_wrong = False
