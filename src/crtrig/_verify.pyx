@@ -86,7 +86,7 @@ TARGET_COUNT = 3
 
 
 def simd_targets():
-    """Names of the SIMD targets of this module's copy of the core that this
+    """Names of the SIMD targets of crtrig's core (in crtrig._core) that this
     CPU supports, by index (None where unsupported)."""
     cdef int i
     names = []
