@@ -44,16 +44,16 @@ def _elf_debug_sections(data):
     if is64:
         shoff, = struct.unpack_from(e + "Q", data, 0x28)
         shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x3A)
-        name_at, offset_fmt, offset_at = 0, e + "QQ", 0x18
+        offset_fmt, offset_at = e + "QQ", 0x18  # sh_offset, sh_size
     else:
         shoff, = struct.unpack_from(e + "I", data, 0x20)
         shentsize, shnum, shstrndx = struct.unpack_from(e + "HHH", data, 0x2E)
-        name_at, offset_fmt, offset_at = 0, e + "II", 0x10
+        offset_fmt, offset_at = e + "II", 0x10
     headers = [data[shoff + i * shentsize: shoff + (i + 1) * shentsize] for i in range(shnum)]
     str_offset, _ = struct.unpack_from(offset_fmt, headers[shstrndx], offset_at)
     names = []
     for header in headers:
-        start = str_offset + struct.unpack_from(e + "I", header, name_at)[0]
+        start = str_offset + struct.unpack_from(e + "I", header, 0)[0]  # sh_name
         names.append(data[start:data.index(b"\0", start)].decode())
     return [n for n in names if n.startswith((".debug_", ".zdebug_"))]
 
