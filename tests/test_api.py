@@ -37,6 +37,46 @@ def test_size_of_wrong_type_is_a_type_error(size):
         crtrig.hann_window(size)
 
 
+class IndexLike:
+    """An integer scalar of another array library (torch, jax): not an int,
+    not a NumPy type, but it has __index__, which numpy's own sizes accept."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __index__(self):
+        if isinstance(self.value, BaseException):
+            raise self.value
+        return self.value
+
+
+@pytest.mark.parametrize("kind,fn", FUNCTIONS)
+@pytest.mark.parametrize("value", [0, 1, 7, 64])
+def test_size_accepts_any_object_with_index(kind, fn, value):
+    assert np.zeros(IndexLike(value)).shape == (value,)  # numpy accepts it too
+    assert same_bits(fn(IndexLike(value), periodic=False, dtype=np.float64),
+                     reference.window(kind, value, False, "float64"))
+
+
+@pytest.mark.parametrize("value,error", [
+    (2.5, "__index__ returned non-int"),                  # returns a float
+    ("7", "__index__ returned non-int"),                  # returns a str
+    (None, "__index__ returned non-int"),
+    (RuntimeError("no integer here"), "RuntimeError: no integer here"),
+    (ValueError("only one element tensors"), "ValueError: only one element tensors"),
+])
+def test_size_whose_index_fails_is_a_clean_type_error(value, error):
+    with pytest.raises(TypeError, match="size must be an integer.*IndexLike.__index__ failed: .*" + error):
+        crtrig.blackman_window(IndexLike(value))
+
+
+def test_size_through_index_is_still_checked():
+    with pytest.raises(ValueError, match="non-negative"):
+        crtrig.hann_window(IndexLike(-3))
+    with pytest.raises(ValueError, match="at most 2\\*\\*53"):
+        crtrig.hann_window(IndexLike(2 ** 53 + 1))
+
+
 @pytest.mark.parametrize("size", [-1, np.int64(-5), np.array([-2])])
 def test_negative_size_is_a_value_error(size):
     with pytest.raises(ValueError, match="non-negative"):

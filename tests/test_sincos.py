@@ -304,7 +304,53 @@ def test_float32_input_into_float16_out_is_two_roundings_as_documented():
 
 def test_pickling_gives_the_same_ufunc():
     for f in FUNCS.values():
-        assert pickle.loads(pickle.dumps(f)) is f
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert pickle.loads(pickle.dumps(f, protocol)) is f
+
+
+def _numpy_lets_ufuncs_set_module():
+    probe = np.frompyfunc(abs, 1, 1)  # a fresh ufunc of this numpy
+    try:
+        probe.__module__ = "probe"
+    except (AttributeError, TypeError):  # numpy 1.x
+        return False
+    return probe.__module__ == "probe"
+
+
+def _pickled_global(data):
+    """(module, name) of the one global a pickle of a ufunc refers to."""
+    import pickletools
+
+    strings = [arg for op, arg, _ in pickletools.genops(data) if op.name in ("SHORT_BINUNICODE", "BINUNICODE")]
+    globals_ = [arg for op, arg, _ in pickletools.genops(data) if op.name == "GLOBAL"]
+    return tuple(globals_[0].split(" ")) if globals_ else tuple(strings[-2:])
+
+
+def test_ufuncs_live_in_crtrig_under_their_own_names():
+    """crtrig.sin.__module__ is "crtrig" (where numpy lets it be set), so that
+    help() and pickle name the public module; __name__ stays "sin"/"cos",
+    which numpy's pickling of ufuncs (module + name) and dask rely on."""
+    for name, f in FUNCS.items():
+        assert f.__name__ == name
+        if _numpy_lets_ufuncs_set_module():
+            assert f.__module__ == "crtrig"
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+                assert _pickled_global(pickle.dumps(f, protocol)) == ("crtrig", name)
+
+
+def test_unpickled_in_a_fresh_interpreter(tmp_path):
+    """A pickled crtrig.sin (what dask sends to its workers) loads in another
+    process that has not imported crtrig yet, as the same ufunc."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "funcs.pickle"
+    path.write_bytes(pickle.dumps(list(FUNCS.values())))
+    code = ("import pickle, sys; funcs = pickle.load(open(sys.argv[1], 'rb')); import crtrig; "
+            "assert funcs == [crtrig.sin, crtrig.cos] and funcs[0] is crtrig.sin, funcs; print('ok')")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout == "ok\n", done.stdout + done.stderr
 
 
 def test_dask_arrays_go_through_array_ufunc():

@@ -44,6 +44,13 @@ step "build with $SANITIZE into $LIB"
         > "$WORKDIR/build.log" 2>&1
 ) || { tail -40 "$WORKDIR/build.log"; fail "the sanitizer build failed (log: $WORKDIR/build.log)"; }
 ls "$LIB"/crtrig/_core*.so > /dev/null || fail "no _core extension in $LIB/crtrig"
+# -g in CFLAGS keeps the debug info setup.py strips by default (symbolized reports).
+for so in "$LIB"/crtrig/_core*.so "$LIB"/crtrig/_verify*.so; do
+    sections="$(readelf -S "$so")"
+    grep -q '\.debug_info' <<<"$sections" || fail "$so has no debug info (setup.py stripped it)"
+done
+grep -q "'debug_info': '-g in CFLAGS'" "$LIB/crtrig/_build_info.py" \
+    || fail "_build_info.py does not say that debug info was kept"
 
 LIBASAN="$("$CC" -print-file-name=libasan.so)"
 [ -f "$LIBASAN" ] || fail "$CC does not know where libasan.so is ($LIBASAN)"

@@ -80,6 +80,17 @@ def build_info() -> dict | None:
     return dict(BUILD_INFO)
 
 
+def _debug_info_text(info: dict) -> str:
+    """Whether the build kept debug info in the extensions, and why."""
+    if "debug_info" not in info:
+        return "unknown (built before crtrig recorded it)"
+    if info["debug_info"] is None:
+        if info.get("compiler_type") == "msvc":
+            return "none (MSVC puts no debug info in the .pyd)"
+        return "stripped (CRTRIG_DEBUG=1 or -g in CFLAGS at build time keeps it)"
+    return f"kept ({info['debug_info']})"
+
+
 def _environment(name: str) -> str:
     value = os.environ.get(name)
     return "unset" if value is None else repr(value)
@@ -114,6 +125,7 @@ def config_lines() -> list[str]:
         lines += [f"  compiler: {info.get('compiler_type', '?')}: {version}",
                   f"  command: {compiler}",
                   f"  crtrig flags: {' '.join(info.get('crtrig_flags', []))}",
+                  f"  debug info: {_debug_info_text(info)}",
                   f"  built for: {info.get('system', '?')} {info.get('machine', '?')}, Python "
                   f"{info.get('python', '?')}, numpy {info.get('numpy', '?')}, Cython "
                   f"{info.get('cython', '?')}"]

@@ -75,10 +75,25 @@ cdef extern from "crtrig/crtrig.h" nogil:
                                   size_t count, char *out, unsigned char *undecided)
     int crtrig_window64_value_target(int target, int kind, uint64_t n, uint64_t D, double *hi,
                                      double *lo, double *e, int *flag)
+    int crtrig_trig_strided_target(int target, int func, int dtype, const char *inp,
+                                   Py_ssize_t in_stride, char *out, Py_ssize_t out_stride,
+                                   size_t count)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
 WINDOW_MAX_SIZE = CRTRIG_WINDOW_MAX_SIZE
+
+
+# Exported to crtrig._verify through _core.pxd (Cython's __pyx_capi__), so that
+# the C core is linked into this module only.
+cdef int core_trig_strided_target(int target, int func, int dtype, const char *inp,
+                                  Py_ssize_t in_stride, char *out, Py_ssize_t out_stride,
+                                  size_t count) noexcept nogil:
+    return crtrig_trig_strided_target(target, func, dtype, inp, in_stride, out, out_stride, count)
+
+
+cdef const char *core_target_name(int i) noexcept nogil:
+    return crtrig_target_name(i)
 
 
 def _supported_target_slots():

@@ -2,9 +2,13 @@
 """Thin Cython layer over src/verify/verify_f32.c: crtrig's float32 sin/cos
 checked against the C library's x87 long double sinl/cosl.
 
-This module holds its own copy of the C core and never calls crtrig_init:
-the kernels checked are those of the SIMD target index passed (``target``:
-0 baseline, 1 avx2, 2 avx512; ``simd_targets()`` lists those available).
+This module holds only the oracle (verify_f32.c).  The values under test come
+from the C core in crtrig._core, through its public per-target entry point
+crtrig_trig_strided_target, which this module cimports (crtrig/_core.pxd; the
+address is taken from crtrig._core's ``__pyx_capi__`` when this module is
+imported): the kernels checked are those of the SIMD target index passed
+(``target``: 0 baseline, 1 avx2, 2 avx512; ``simd_targets()`` lists those
+available), whichever target crtrig._core chose for itself.
 
 Used by ``python -m crtrig verify`` (crtrig/verify.py), which also checks the
 escalated inputs exactly.  verify_block and verify_inputs release the GIL
@@ -45,13 +49,16 @@ cdef extern from "verify_f32.h" nogil:
         verify_f32_mismatch *mismatches
     int verify_f32_oracle_status()
     int verify_f32_long_double_digits()
-    int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
-                         int corrupt_enabled, uint32_t corrupt_input,
-                         verify_f32_block_result *result)
+    int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, size_t count,
+                         int margin_log2, verify_f32_block_result *result)
     int verify_f32_oracle_value(int func, uint32_t input, void *value)
 
 cdef extern from "crtrig/crtrig.h" nogil:
-    const char *crtrig_target_name(int i)
+    enum: CRTRIG_OK
+    enum: CRTRIG_FLOAT32
+
+# From crtrig._core, at import (the C core is linked there only).
+from crtrig._core cimport core_trig_strided_target, core_target_name
 
 #: Inputs handed to the C code per call.
 BLOCK_SIZE = VERIFY_F32_MAX_BLOCK
@@ -79,12 +86,12 @@ TARGET_COUNT = 3
 
 
 def simd_targets():
-    """Names of the SIMD targets of this module's copy of the core that this
+    """Names of the SIMD targets of crtrig's core (in crtrig._core) that this
     CPU supports, by index (None where unsupported)."""
     cdef int i
     names = []
     for i in range(TARGET_COUNT):
-        name = crtrig_target_name(i)
+        name = core_target_name(i)
         names.append(None if name == NULL else name.decode())
     return names
 
@@ -200,10 +207,27 @@ def verify_inputs(func, inputs, int margin_log2=DEFAULT_MARGIN_LOG2,
                    _corrupt_for_test, max_examples)
 
 
+cdef int _check_block(int target, int func, const uint32_t *inputs, uint32_t *results, size_t count,
+                      int margin_log2, int corrupt_enabled, uint32_t corrupt_input,
+                      verify_f32_block_result *block) noexcept nogil:
+    """The values under test from the core's kernels of SIMD target index
+    `target` (with the test hook's flipped bit), then the oracle's check."""
+    cdef size_t i
+    if core_trig_strided_target(target, func, CRTRIG_FLOAT32, <const char *>inputs, sizeof(uint32_t),
+                                <char *>results, sizeof(uint32_t), count) != CRTRIG_OK:
+        return VERIFY_F32_CRTRIG_FAILED
+    if corrupt_enabled:
+        for i in range(count):
+            if inputs[i] == corrupt_input:
+                results[i] ^= 1
+    return verify_f32_block(func, inputs, results, count, margin_log2, block)
+
+
 cdef dict _verify(int target, int func, uint64_t first, uint64_t count, object input_array,
                   int margin_log2, object corrupt_for_test, Py_ssize_t max_examples):
     cdef const uint32_t[::1] given
     cdef uint32_t *block_inputs = NULL
+    cdef uint32_t *block_results = NULL
     cdef verify_f32_block_result *block = NULL
     cdef uint64_t start, i, length
     cdef int status
@@ -218,15 +242,17 @@ cdef dict _verify(int target, int func, uint64_t first, uint64_t count, object i
     if not (MIN_MARGIN_LOG2 <= margin_log2 <= MAX_MARGIN_LOG2):
         raise ValueError("margin_log2 must lie in [%d, %d]" % (MIN_MARGIN_LOG2, MAX_MARGIN_LOG2))
     _check(verify_f32_oracle_status())
-    if crtrig_target_name(target) == NULL:
+    if core_target_name(target) == NULL:
         _check(VERIFY_F32_NO_TARGET)
     if input_array is not None:
         given = input_array
     block = <verify_f32_block_result *>PyMem_Malloc(sizeof(verify_f32_block_result))
     block_inputs = <uint32_t *>PyMem_Malloc(VERIFY_F32_MAX_BLOCK * sizeof(uint32_t))
-    if block == NULL or block_inputs == NULL:
+    block_results = <uint32_t *>PyMem_Malloc(VERIFY_F32_MAX_BLOCK * sizeof(uint32_t))
+    if block == NULL or block_inputs == NULL or block_results == NULL:
         PyMem_Free(block)
         PyMem_Free(block_inputs)
+        PyMem_Free(block_results)
         raise MemoryError()
     try:
         start = 0
@@ -239,14 +265,15 @@ cdef dict _verify(int target, int func, uint64_t first, uint64_t count, object i
                 for i in range(length):
                     block_inputs[i] = given[start + i]
             with nogil:
-                status = verify_f32_block(target, func, block_inputs, length, margin_log2,
-                                          corrupt_enabled, corrupt_input, block)
+                status = _check_block(target, func, block_inputs, block_results, length,
+                                      margin_log2, corrupt_enabled, corrupt_input, block)
             _check(status)
             tally.add(block)
             start += length
     finally:
         PyMem_Free(block)
         PyMem_Free(block_inputs)
+        PyMem_Free(block_results)
     return tally.as_dict()
 
 

@@ -9,19 +9,29 @@ from ._dtypes import output_code, resolve_dtype, SUPPORTED_NAMES
 HANN, HAMMING, BLACKMAN = 0, 1, 2  # crtrig_window_kind
 
 
+_SIZE_KINDS = ("an integer: a Python int, a NumPy integer scalar or any object with __index__ "
+               "(a torch or jax integer scalar), or a 0-d or one-element 1-D integer array")
+
+
 def _size_of(size, fname):
-    """A non-negative Python int from the ONNX-style `size` argument."""
+    """A non-negative Python int from the ONNX-style `size` argument: what
+    operator.index accepts (as numpy's own size arguments do), or a 0-d or
+    one-element 1-D integer NumPy array; never a bool."""
     if isinstance(size, np.ndarray):
         if size.dtype.kind not in "iu" or not (size.ndim == 0 or (size.ndim == 1 and size.shape[0] == 1)):
-            raise TypeError(
-                f"{fname}(): size must be an integer: a Python int, a NumPy integer scalar, "
-                f"or a 0-d or one-element 1-D integer array; got an array of dtype {size.dtype} "
-                f"and shape {size.shape}")
+            raise TypeError(f"{fname}(): size must be {_SIZE_KINDS}; got an array of dtype "
+                            f"{size.dtype} and shape {size.shape}")
         size = size.reshape(()).item()
-    elif isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise TypeError(
-            f"{fname}(): size must be an integer: a Python int, a NumPy integer scalar, "
-            f"or a 0-d or one-element 1-D integer array; got {type(size).__name__}")
+    elif isinstance(size, (bool, np.bool_)):
+        raise TypeError(f"{fname}(): size must be {_SIZE_KINDS}; got {type(size).__name__}")
+    elif not isinstance(size, (int, np.integer)):
+        if not hasattr(type(size), "__index__"):
+            raise TypeError(f"{fname}(): size must be {_SIZE_KINDS}; got {type(size).__name__}")
+        try:
+            size = operator.index(size)
+        except Exception as exc:  # __index__ raised, or returned something that is not an int
+            raise TypeError(f"{fname}(): size must be {_SIZE_KINDS}; {type(size).__name__}.__index__ "
+                            f"failed: {type(exc).__name__}: {exc}") from exc
     size = operator.index(size)
     if size < 0:
         raise ValueError(f"{fname}(): size must be non-negative; got {size}")

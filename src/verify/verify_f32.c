@@ -133,37 +133,21 @@ int verify_f32_oracle_value(int func, uint32_t input, void *value)
     return VERIFY_F32_OK;
 }
 
-int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
-                     int corrupt_enabled, uint32_t corrupt_input,
-                     verify_f32_block_result *result)
+int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, size_t count,
+                     int margin_log2, verify_f32_block_result *result)
 {
-    uint32_t results[VERIFY_F32_MAX_BLOCK];
     long double relative_margin;
     size_t i;
     int status = verify_f32_oracle_status();
 
     if (status != VERIFY_F32_OK)
         return status;
-    if (!crtrig_target_name(target))
-        return VERIFY_F32_NO_TARGET;
     if ((func != CRTRIG_SIN && func != CRTRIG_COS) || count > VERIFY_F32_MAX_BLOCK
         || margin_log2 < VERIFY_F32_MIN_MARGIN_LOG2 || margin_log2 > VERIFY_F32_MAX_MARGIN_LOG2)
         return VERIFY_F32_BAD_ARGUMENT;
     result->checked = result->nonfinite = result->wrong = result->escalated = 0;
     if (count == 0)
         return VERIFY_F32_OK;
-
-    /* The values under test, from crtrig's public per-target entry point. */
-    if (crtrig_trig_strided_target(target, (crtrig_trig_func)func, CRTRIG_FLOAT32,
-                                   (const char *)inputs, (ptrdiff_t)sizeof(uint32_t),
-                                   (char *)results, (ptrdiff_t)sizeof(uint32_t),
-                                   count) != CRTRIG_OK)
-        return VERIFY_F32_CRTRIG_FAILED;
-    if (corrupt_enabled) {
-        for (i = 0; i < count; i++)
-            if (inputs[i] == corrupt_input)
-                results[i] ^= 1u;
-    }
 
     relative_margin = ldexpl(1.0L, -margin_log2);
     for (i = 0; i < count; i++) {
@@ -210,17 +194,14 @@ int verify_f32_oracle_value(int func, uint32_t input, void *value)
     return VERIFY_F32_NO_X87_LONG_DOUBLE;
 }
 
-int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
-                     int corrupt_enabled, uint32_t corrupt_input,
-                     verify_f32_block_result *result)
+int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, size_t count,
+                     int margin_log2, verify_f32_block_result *result)
 {
-    (void)target;
     (void)func;
     (void)inputs;
+    (void)results;
     (void)count;
     (void)margin_log2;
-    (void)corrupt_enabled;
-    (void)corrupt_input;
     (void)result;
     return VERIFY_F32_NO_X87_LONG_DOUBLE;
 }

@@ -8,9 +8,10 @@
  * rounding boundary; otherwise the input is "escalated": handed back to the
  * caller, who checks it exactly.
  *
- * Only crtrig's public per-target entry point crtrig_trig_strided_target
- * (include/crtrig/crtrig.h) is called, to obtain the values under test from
- * the kernels of one SIMD target; nothing of crtrig's internals is used here.
+ * Nothing of crtrig is called or linked here: the caller (crtrig/_verify.pyx)
+ * obtains the values under test from crtrig's public per-target entry point
+ * crtrig_trig_strided_target (include/crtrig/crtrig.h, in crtrig._core) and
+ * hands them in; crtrig.h is included for the function codes only.
  */
 #ifndef CRTRIG_VERIFY_F32_H
 #define CRTRIG_VERIFY_F32_H
@@ -31,6 +32,7 @@ extern "C" {
 #define VERIFY_F32_REDUCED_PRECISION 2    /* x87 precision control is not 64 bits */
 #define VERIFY_F32_NOT_NEAREST 3          /* rounding mode is not to-nearest */
 #define VERIFY_F32_BAD_ARGUMENT 4         /* bad func, count or margin */
+/* Reported by the caller (crtrig/_verify.pyx), which computes the values under test: */
 #define VERIFY_F32_CRTRIG_FAILED 5        /* crtrig_trig_strided_target returned an error */
 #define VERIFY_F32_NO_TARGET 6            /* the SIMD target is unknown or not supported here */
 
@@ -63,17 +65,12 @@ int verify_f32_oracle_status(void);
 /* Significand bits of long double (LDBL_MANT_DIG) in this build. */
 int verify_f32_long_double_digits(void);
 
-/* Check crtrig's float32 sin (func 0) or cos (func 1), computed by the
- * kernels of SIMD target index `target` (0 baseline, 1 avx2, 2 avx512; see
- * crtrig_target_name), on `count` (at most VERIFY_F32_MAX_BLOCK) inputs
- * given as bit patterns.  With
- * corrupt_enabled, crtrig's result for the input corrupt_input has its last
- * bit flipped before the comparison (a test hook that must be caught).
- * Fills *result and returns VERIFY_F32_OK, or an error code (then *result is
- * meaningless). */
-int verify_f32_block(int target, int func, const uint32_t *inputs, size_t count, int margin_log2,
-                     int corrupt_enabled, uint32_t corrupt_input,
-                     verify_f32_block_result *result);
+/* Check results[i], crtrig's float32 sin (func 0, CRTRIG_SIN) or cos (func 1,
+ * CRTRIG_COS) of inputs[i], for `count` (at most VERIFY_F32_MAX_BLOCK) inputs
+ * and results given as bit patterns.  Fills *result and returns
+ * VERIFY_F32_OK, or an error code (then *result is meaningless). */
+int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, size_t count,
+                     int margin_log2, verify_f32_block_result *result);
 
 /* The oracle value alone: *value = sinl/cosl((long double)x) for the float32
  * with bit pattern `input`, for checking the oracle itself.  `value` points to
