@@ -101,6 +101,13 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
+/* Test hook: crtrig_window_ex for the elements [lo, hi) of the window only
+ * (0 <= lo <= hi <= size; out still points at element 0): what one thread of a
+ * split fill computes.  Nothing outside [lo, hi) is read or written. */
+int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype,
+                        char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                        const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+
 /* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16,
  * float32 and float64 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
  * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID (after

@@ -507,18 +507,19 @@ static int fill_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_cou
     return CRTRIG_OK;
 }
 
-/* The whole fill, out of line: the floating-point work between the
- * environment switches of crtrig_window_ex.  Arguments already checked,
- * size > 0, the workspace (and the table) allocated. */
+/* The elements [lo, hi) of a fill, out of line: the floating-point work between
+ * the environment switches of window_call.  Arguments already checked, the
+ * workspace (and the table) allocated. */
 static CRTRIG_NOINLINE int window_fill(fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
-                                       uint64_t size)
+                                       uint64_t lo, uint64_t hi)
 {
-    return fill_range(f, workspace, counts, 0, size);
+    return fill_range(f, workspace, counts, lo, hi);
 }
 
-int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
-                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
-                     const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+/* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
+static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype, char *out,
+                       ptrdiff_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
+                       crtrig_stage_counts *counts)
 {
     const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
                                                             : crtrig_active_target();
@@ -529,12 +530,12 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
     int rc, table = 0;
 
     if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
-        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target)
+        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target || lo > hi || hi > (uint64_t)size)
         return CRTRIG_EINVAL;
     width = (ptrdiff_t)ELEMENT_SIZE[dtype];
     if (size > 1 && stride > -width && stride < width)
         return CRTRIG_EINVAL;  /* elements overlapping each other */
-    if (size == 0)
+    if (lo == hi)
         return CRTRIG_OK;
     f.target = target;
     f.kind = kind;
@@ -551,17 +552,32 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
         return CRTRIG_ENOMEM;
     crtrig_fpenv_enter(&env);
     rc = CRTRIG_OK;
-    if (uses_table(&f)) {
+    if (uses_table(&f)) {  /* every phase of the window, as a fill split over threads shares it */
         rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
         table = rc == CRTRIG_OK;
     }
     if (rc == CRTRIG_OK)
-        rc = window_fill(&f, &workspace, counts, (uint64_t)size);
+        rc = window_fill(&f, &workspace, counts, lo, hi);
     crtrig_fpenv_leave(&env, 0);
     if (table)
         crtrig_sinpi_table_free(&f.table);
     mpfix_ctx_free(&workspace);
     return rc;
+}
+
+int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
+                     crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                     const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    return window_call(kind, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, opt,
+                       counts);
+}
+
+int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype,
+                        char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                        const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    return window_call(kind, size, periodic, dtype, out, stride, lo, hi, opt, counts);
 }
 
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,

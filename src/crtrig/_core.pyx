@@ -32,6 +32,9 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_window_ex(int kind, int64_t size, int periodic, int dtype, char *out,
                          Py_ssize_t stride, const crtrig_eval_options *opt,
                          crtrig_stage_counts *counts)
+    int crtrig_window_range(int kind, int64_t size, int periodic, int dtype, char *out,
+                            Py_ssize_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
+                            crtrig_stage_counts *counts)
     int crtrig_window_element(int kind, uint64_t n, uint64_t D, int dtype,
                               const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                               double *result)
@@ -157,7 +160,7 @@ cdef int _check(int rc) except -1:
     if rc == CRTRIG_OK:
         return 0
     if rc == CRTRIG_ENOMEM:
-        raise MemoryError("crtrig: out of memory for the multi-precision workspace")
+        raise MemoryError("crtrig: out of memory for the multi-precision workspace or a window's table")
     if rc == CRTRIG_ENOCONV:
         raise RuntimeError("crtrig: the multi-precision stage reached its precision cap")
     raise ValueError("crtrig: invalid window arguments")
@@ -196,6 +199,22 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     _init(&opt, &counts, first_stage, multi_start_bits, simd_target + 1)
     with nogil:
         rc = crtrig_window_ex(kind, size, periodic, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
+    return _counts_dict(&counts)
+
+
+def fill_window_range(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
+                      uint64_t lo, uint64_t hi, int first_stage=0, int simd_target=-1):
+    """Test hook: fill_window for the elements [lo, hi) of `out` only (what one
+    thread of a split fill computes); returns the stage counts."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0] if cnp.PyArray_NDIM(out) == 1 else 0
+    cdef int rc
+    _init(&opt, &counts, first_stage, 0, simd_target + 1)
+    with nogil:
+        rc = crtrig_window_range(kind, size, periodic, dtype_code, data, stride, lo, hi, &opt, &counts)
     _check(rc)
     return _counts_dict(&counts)
 
