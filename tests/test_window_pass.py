@@ -127,9 +127,11 @@ def _phases(seed, count):
     return triples
 
 
-# e (the bound the rounding test uses) over the pass's computed w: 2^-48 below float64,
-# 2^-96 for float64 (window_pass.h, window64_pass.h).
-BOUND = {"float16": 2.0 ** -48, "bfloat16": 2.0 ** -48, "float32": 2.0 ** -48, "float64": 2.0 ** -96}
+# e (the bound the rounding test relies on) over the pass's computed w: 22.02 2^-53
+# below float64 (its bit test allows 32 ulps of w), 2^-96 for float64 (window_pass.h,
+# window64_pass.h).
+BOUND = {"float16": 22.02 * 2.0 ** -53, "bfloat16": 22.02 * 2.0 ** -53, "float32": 22.02 * 2.0 ** -53,
+         "float64": 2.0 ** -96}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -147,7 +149,7 @@ def test_pass_bound_holds_and_decided_values_are_exact(kind, target, fmt):
             w = mpmath.mpf(hi) + mpmath.mpf(lo)
             error = abs(w - exact_window(kind, n, d))
             assert error <= e, (kind, n, d, step, fmt, float(error), e)
-            assert e == BOUND[fmt] * hi
+            assert e == (hi * 22.02 * 2.0 ** -53 if fmt != "float64" else BOUND[fmt] * hi)
             if e:
                 worst = max(worst, float(error / e))
             r = min(n, d - n)

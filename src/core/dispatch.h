@@ -34,8 +34,8 @@ typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table
  * windows); the float64 ones return the lane's flag. */
 typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
                                         double *e);
-typedef void (*crtrig_window_value_fn)(int kind, double sa, double ca, double fs, double fc, double *w,
-                                       double *e);
+typedef int (*crtrig_window_value_fn)(int kind, int fmt, double sa, double ca, double fs, double fc,
+                                      double *w, double *e);
 typedef int (*crtrig_window64_value_fn)(int kind, const double *entries, double *hi, double *lo,
                                         double *e);
 
@@ -72,7 +72,7 @@ const crtrig_target *crtrig_target_at(int i);
     void crtrig_sinpi_table_##suffix(double, double, double, size_t, double *, double *, double *,  \
                                      double *);                                                    \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
-    void crtrig_window_pass_value_##suffix(int, double, double, double, double, double *, double *); \
+    int crtrig_window_pass_value_##suffix(int, int, double, double, double, double, double *, double *); \
     int crtrig_window64_pass_value_##suffix(int, const double *, double *, double *, double *);
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)

@@ -362,23 +362,24 @@ static void encode_value(crtrig_dtype fmt, double v, char *p)
     crtrig_store(fmt, v, p);
 }
 
-/* Whether the pass's value at p is its undecided marker (window_table.h). */
+/* Whether the pass's value at p (format fmt) is a NaN: its undecided mark
+ * (window_table.h). */
 static int is_marked(crtrig_dtype fmt, const char *p)
 {
     if (fmt == CRTRIG_FLOAT64) {
         uint64_t b;
         memcpy(&b, p, sizeof b);
-        return b == WINDOW_UNDECIDED_64;
+        return (b & 0x7fffffffffffffffu) > 0x7ff0000000000000u;
     }
     if (fmt == CRTRIG_FLOAT32) {
         uint32_t b;
         memcpy(&b, p, sizeof b);
-        return b == WINDOW_UNDECIDED_32;
+        return (b & 0x7fffffffu) > 0x7f800000u;
     }
     {
         uint16_t b;
         memcpy(&b, p, sizeof b);
-        return b == WINDOW_UNDECIDED_16;
+        return fmt == CRTRIG_FLOAT16 ? (b & 0x7fffu) > 0x7c00u : (b & 0x7fffu) > 0x7f80u;
     }
 }
 
@@ -716,13 +717,9 @@ int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64
                                        table.fine_cos_hi[c], table.fine_cos_lo[c]};
             *flag = t->window64_value((int)kind, entries, hi, lo, e);
         } else {
-            int tie;
-            t->window_value((int)kind, table.coarse_sin_hi[k], table.coarse_cos_hi[k], table.fine_sin_hi[c],
-                            table.fine_cos_hi[c], hi, e);
+            *flag = t->window_value((int)kind, (int)dtype, table.coarse_sin_hi[k], table.coarse_cos_hi[k],
+                                    table.fine_sin_hi[c], table.fine_cos_hi[c], hi, e);
             *lo = 0.0;
-            /* the pass's rounding test: RN(w - e) and RN(w + e) rounded into the format */
-            *flag = crtrig_round_double(*hi - *e, dtype, &tie) != crtrig_round_double(*hi + *e, dtype, &tie)
-                        ? 2 : 0;
         }
         crtrig_sinpi_table_free(&table);
     }

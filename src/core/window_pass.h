@@ -8,11 +8,12 @@
  * r = r0 .. r0 + count - 1 (r <= D/2, within the table's range; window.c folds
  * n to r = min(n, D - n) exactly in integers) into out[0 .. count - 1]
  * (contiguous, the format's bits), and returns how many it left undecided; those
- * hold the marker WINDOW_UNDECIDED_32 or _16 (a NaN: no window value with D >= 1
- * is one) for window.c to finish.  With r = a B + c (window_table.h):
+ * hold a NaN (no window value with D >= 1 is one) for window.c to finish.  With
+ * r = a B + c (window_table.h):
  *   y = kd_mul_add(Sa, Cc, RN(Ca Sc))   ~ sin(pi r/D)   (Sa = sin(pi aB/D), ...: hi parts)
- *   s = RN(y y),  w = the window's polynomial in s (below), e = w 2^-48,
- *   lo, hi = the roundings of RN(w - e), RN(w + e) into the format; decided when equal.
+ *   s = RN(y y),  w~ = the window's polynomial in s (below),
+ *   decided unless a rounding boundary of the format lies near w~ (the bit test
+ *   below); the result is then the format's rounding of w~.
  * Polynomials (window.c: Hann s, Hamming (2 + 21 s)/23, Blackman s (9 + 16 s)/25),
  * with the constants rounded to double: A = RN(2/23), B = RN(21/23), P = RN(9/25),
  * Q = RN(16/25):
@@ -31,30 +32,36 @@
  *      rounds once or twice: 9.001 u + 3u + (second order) <= 12.002 u;
  *   Blackman: the inner Q s~ + P likewise within 12.002 u of (9 + 16 s)/25; the product
  *      with s~ and its rounding: 9.001 u + 12.002 u + u + (second order) <= 22.01 u.
- * So |w~ - w| <= 22.01 u w < 2^-48.5 w (w~ the computed w).  With e = w~ 2^-48
- * (exact: a power-of-two scaling of a double >= 2^-107 or 0):
- * RN(w~ - e) <= w~ (1 - 2^-48 + u) = w~ (1 - 31u) <= w~ (1 - 22.01u - (22.01u)^2)...
- * more simply w >= w~ / (1 + 22.01u) >= w~ (1 - 22.01u) >= RN(w~ - e), and likewise
- * w <= w~ / (1 - 22.01u) <= w~ (1 + 22.02u) <= w~ (1 + 31u) <= RN(w~ + e).  Rounding
- * into the format is monotone, so equal roundings of the two ends are the
- * correctly rounded w.  (The decided share: a format rounding boundary must fall
- * within 2^-48 w of w~: about 1 element in 2^24 for float32, none in practice for
- * bfloat16 and float16.)
+ * So |w~ - w| <= 22.01 u w <= 22.02 u w~ < 22.02 ulp(w~), with ulp(w~) = 2^(E-52) for
+ * 2^E <= w~ < 2^(E+1) (u w~ < 2^(E-52)).
+ *
+ * Bit test.  A format with p significant bits (float32 24, bfloat16 8, float16 11)
+ * has, among the doubles of [2^E, 2^(E+1)) in its normal range, its rounding
+ * boundaries (midpoints) exactly where the low d = 53 - p bits of the double are
+ * 2^(d-1), 2^d ulps apart; the boundaries nearest the binade in the binades beside
+ * it are 2^E -+ 2^(E-p) and 2^(E+1) + 2^(E+1-p), at least 2^(d-1) ulps (of w~) from
+ * any point of the binade.  So with t = (bits(w~) - 2^(d-1) + 32) mod 2^d, t >= 65
+ * means no boundary within 32 > 22.02 ulps of w~, none between w~ and w: the format
+ * rounds w as it rounds w~ (a format's rounding is monotone), and that rounding is
+ * taken once, from w~ ((float) for float32, crtrig_round_bits on the bits for
+ * bfloat16 and float16).  t <= 64 is undecided: about 1 phase in 2^23 for float32,
+ * none in practice for bfloat16 (2^-39) and float16.  The test and the selects use
+ * 64-bit adds, shifts and masks only (SSE2 has no 64-bit compare): for t < 2^63,
+ * (t - 65) >> 63 is 1 iff t <= 64.
+ * float16 below 2^-14 (its subnormals, quantum 2^-24, the same quantum as in
+ * [2^-14, 2^-13), so the boundaries are the odd multiples of 2^-25 on both sides of
+ * 2^-14, which is not one): v = w~ 2^24 (exact), k = RN(v) by the shifter (v + 2^52
+ * rounds v < 2^10 to an integer, ties to even; k's bits are those of the float16 value
+ * k 2^-24, 1024 being 2^-14), and delta = v - k (exact); |w~ - w| 2^24 < 23 ulp(w~)
+ * 2^24 <= 23 2^-43 < 2^-38, so |delta| < 1/2 - 2^-38 decides (no boundary between
+ * w~ and w), else undecided.  float32 and bfloat16 values stay in their normal range
+ * (w~ >= 2^-101 > 2^-126 for r > 0); w~ = 0 (r = 0, Hann and Blackman: y~ = 0 exactly,
+ * Sa = Sc = 0) is decided and gives +0.
  *
  * Exact points need no special case: the bound holds there, and no exact window
- * value is a rounding boundary of these formats (window.c).  At r = 0, y~ = 0
- * exactly (Sa = 0 and Sc = 0, exact entries), so w~ = w (0 for Hann and Blackman,
- * A = RN(2/23) for Hamming, within the bound), and e = 0 or positive.  For r > 0,
- * y~ > 0 (one of the terms is a product of nonzero entries), w~ >= 2^-107 (w >=
- * sin^2(pi/2^52)): float32 and bfloat16 values stay in their normal range
- * (>= 2^-126), where bfloat16 and float16 round on the bits of the double
- * (crtrig_round_bits); float16 results below 2^-14 (its subnormals) are
- * rounded to a multiple of 2^-24 by the shifter 2^52 (x 2^24 + 2^52 rounds x 2^24
- * to the nearest integer, ties to even, as x 2^24 < 2^10), and that integer is
- * the float16's bit pattern (1024 being 2^-14, the smallest normal): both
- * branches are monotone and agree at 2^-14.  The window is computed from the
- * folded phase, so the same element comes out of every target and every split
- * of the fill (each value is the correctly rounded one).
+ * value is a rounding boundary of these formats (window.c).  The window is computed
+ * from the folded phase, so the same element comes out of every target and every
+ * split of the fill (each value is the correctly rounded one).
  */
 #include "pass_common.h"
 #include "kernel_dd.h"
@@ -71,73 +78,56 @@ KD_INLINE double wp_hann(double s) { return s; }
 KD_INLINE double wp_hamming(double s) { return kd_mul_add(WP_HAMMING_B, s, WP_HAMMING_A); }
 KD_INLINE double wp_blackman(double s) { return s * kd_mul_add(WP_BLACKMAN_Q, s, WP_BLACKMAN_P); }
 
-/* The rounding test into each format: store the rounding of RN(w - e) (or the
- * marker) at out[i], return 1 if undecided. */
-KD_INLINE uint32_t wp_store_float32(double w, char *out, size_t i)
+/* 1 iff a rounding boundary of the format that keeps 53 - dropped bits of the
+ * double may lie within 32 ulps of w (the bit test above). */
+KD_INLINE uint64_t wp_near_boundary(double w, int dropped)
 {
-    double e = w * 0x1p-48;
-    float lo = (float)(w - e), hi = (float)(w + e);
-    uint32_t bits, differ = lo != hi;
-    memcpy(&bits, &lo, sizeof bits);
-    bits = differ ? WINDOW_UNDECIDED_32 : bits;
-    memcpy(out + 4 * i, &bits, sizeof bits);
-    return differ;
+    uint64_t t = (double_to_bits(w) - (((uint64_t)1 << (dropped - 1)) - 32)) &
+                 (((uint64_t)1 << dropped) - 1);
+    return (t - 65) >> 63;
 }
 
-/* bfloat16 and float16: each end is rounded to a double holding the format's
- * value (rounding is monotone, so lo <= hi), and the pair is decided when hi - lo
- * is +0; then the bits of lo are encoded.  The tests and selects are written on
- * the bits of doubles >= 0 with 64-bit adds, shifts and masks only (SSE2 has no
- * 64-bit compare): for a double d >= 0, (bits(d) + 2^63 - 1) >> 63 is 1 if d > 0,
- * 0 if d = +0; for doubles 0 <= a, b, (bits(a) - bits(b)) >> 63 is 1 iff a < b. */
-KD_INLINE uint64_t wp_positive(double d) { return (double_to_bits(d) + 0x7fffffffffffffffu) >> 63; }
-KD_INLINE uint64_t wp_below(double a, double b) { return (double_to_bits(a) - double_to_bits(b)) >> 63; }
-
-/* x >= 0 (below 2^15) rounded to 8 significant bits (bfloat16's normal range). */
-KD_INLINE double wp_round_bfloat16(double x)
+/* Each store writes the format's rounding of w (or a NaN) at out[i] and returns 1
+ * if undecided.  float32: the double's bits with all ones or'ed in where undecided
+ * (a NaN), then (float). */
+KD_INLINE uint64_t wp_store_float32(double w, char *out, size_t i)
 {
-    return bits_to_double(crtrig_round_bits(double_to_bits(x), 45));
+    uint64_t undecided = wp_near_boundary(w, 29);
+    float f = (float)bits_to_double(double_to_bits(w) | ((uint64_t)0 - undecided));
+    memcpy(out + 4 * i, &f, sizeof f);
+    return undecided;
 }
 
-/* x >= 0 (below 2^15) rounded to float16: 11 significant bits from 2^-14 on, else
- * to a multiple of 2^-24 (x 2^24 + 2^52 rounds x 2^24 < 2^10 to an integer, ties to
- * even; the subtraction and the scalings are exact).  The two agree at 2^-14. */
-KD_INLINE double wp_round_float16(double x)
+/* bfloat16: (bits >> 45) of the rounded double holds the exponent field and 7
+ * fraction bits, the field rebased from 1023 to 127 by subtracting 896 << 7; w = 0
+ * (bits 0; (bits + 2^63 - 1) >> 63 is 0 only then) gives 0; 0xffff (a NaN) where
+ * undecided. */
+KD_INLINE uint64_t wp_store_bfloat16(double w, char *out, size_t i)
 {
-    uint64_t normal = crtrig_round_bits(double_to_bits(x), 42);
-    uint64_t sub = double_to_bits(((x * 0x1p24 + 0x1p52) - 0x1p52) * 0x1p-24);
-    uint64_t below = (uint64_t)0 - wp_below(x, 0x1p-14);
-    return bits_to_double((sub & below) | (normal & ~below));
-}
-
-/* bfloat16 bits of a bfloat16 value v >= 0: (bits >> 45) holds the exponent field
- * and 7 fraction bits, the field rebased from 1023 to 127 by subtracting 896 << 7;
- * v = 0 gives 0.  The marker where undecided. */
-KD_INLINE uint32_t wp_store_bfloat16(double w, char *out, size_t i)
-{
-    double e = w * 0x1p-48;
-    double lo = wp_round_bfloat16(w - e), hi = wp_round_bfloat16(w + e);
-    uint64_t differ = wp_positive(hi - lo);
-    uint64_t r = ((double_to_bits(lo) >> 45) - (896u << 7)) & ((uint64_t)0 - wp_positive(lo));
-    uint16_t r16 = (uint16_t)(r | ((uint64_t)0 - differ));
+    uint64_t m = double_to_bits(w), undecided = wp_near_boundary(w, 45);
+    uint64_t nonzero = (uint64_t)0 - ((m + 0x7fffffffffffffffu) >> 63);
+    uint64_t r = ((crtrig_round_bits(m, 45) >> 45) - (896u << 7)) & nonzero;
+    uint16_t r16 = (uint16_t)(r | ((uint64_t)0 - undecided));
     memcpy(out + 2 * i, &r16, sizeof r16);
-    return (uint32_t)differ;
+    return undecided;
 }
 
-/* float16 bits of a float16 value v >= 0: normal (exponent field rebased from 1023
- * to 15, 10 fraction bits) from 2^-14 on, else the integer v 2^24 (read from the bits
- * of v 2^24 + 2^52, exact), which is the subnormal's pattern (and 1024 that of 2^-14).
- * The marker where undecided. */
-KD_INLINE uint32_t wp_store_float16(double w, char *out, size_t i)
+/* float16: normal (exponent field rebased from 1023 to 15, 10 fraction bits) from
+ * 2^-14 on, else the subnormal test and pattern above; 0xffff (a NaN) where
+ * undecided.  below: all ones iff bits(w) < bits(2^-14), i.e. w < 2^-14 (w >= 0). */
+KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
 {
-    double e = w * 0x1p-48;
-    double lo = wp_round_float16(w - e), hi = wp_round_float16(w + e);
-    uint64_t differ = wp_positive(hi - lo), below = (uint64_t)0 - wp_below(lo, 0x1p-14);
-    uint64_t normal = (double_to_bits(lo) >> 42) - (1008u << 10);
-    uint64_t sub = double_to_bits(lo * 0x1p24 + 0x1p52) - double_to_bits(0x1p52);
-    uint16_t r16 = (uint16_t)((sub & below) | (normal & ~below) | ((uint64_t)0 - differ));
+    uint64_t m = double_to_bits(w);
+    uint64_t below = (uint64_t)0 - ((m - double_to_bits(0x1p-14)) >> 63);
+    uint64_t normal = (crtrig_round_bits(m, 42) >> 42) - (1008u << 10);
+    double v = w * 0x1p24, shifted = v + 0x1p52, delta = v - (shifted - 0x1p52);
+    uint64_t sub = double_to_bits(shifted) - double_to_bits(0x1p52);
+    uint64_t sub_undecided = (double_to_bits(0.5 - 0x1p-38) - 1 -
+                              (double_to_bits(delta) & 0x7fffffffffffffffu)) >> 63;
+    uint64_t undecided = (sub_undecided & below) | (wp_near_boundary(w, 42) & ~below);
+    uint16_t r16 = (uint16_t)((sub & below) | (normal & ~below) | ((uint64_t)0 - undecided));
     memcpy(out + 2 * i, &r16, sizeof r16);
-    return (uint32_t)differ;
+    return undecided;
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -180,12 +170,20 @@ WP_DEFINE_RUN(float32, 4)
 WP_DEFINE_RUN(bfloat16, 2)
 WP_DEFINE_RUN(float16, 2)
 
-/* Test hook: the pass's unrounded w~ (*w) and its bound e (*e) from the entries
- * sa, ca (coarse) and fs, fc (fine), hi parts, as in the loops above. */
-void CRTRIG_KERNEL(window_pass_value)(int kind, double sa, double ca, double fs, double fc, double *w,
-                                      double *e)
+/* Test hook: the pass's unrounded w~ (*w) and the bound on |w~ - w| it relies on
+ * (*e = 22.02 u w~) from the entries sa, ca (coarse) and fs, fc (fine), hi parts, as
+ * in the loops above; returns 2 if the pass leaves it undecided in format fmt
+ * (0 float16, 1 bfloat16, 2 float32), else 0. */
+int CRTRIG_KERNEL(window_pass_value)(int kind, int fmt, double sa, double ca, double fs, double fc,
+                                     double *w, double *e)
 {
     double y = kd_mul_add(sa, fc, ca * fs), s = y * y;
+    char scratch[4];
     *w = kind == 0 ? wp_hann(s) : kind == 1 ? wp_hamming(s) : wp_blackman(s);
-    *e = *w * 0x1p-48;
+    *e = *w * 22.02 * 0x1p-53;  /* the proven bound on |w~ - w| (above) */
+    if (fmt == 0)
+        return (int)wp_store_float16(*w, scratch, 0) << 1;
+    if (fmt == 1)
+        return (int)wp_store_bfloat16(*w, scratch, 0) << 1;
+    return (int)wp_store_float32(*w, scratch, 0) << 1;
 }

@@ -40,9 +40,8 @@ typedef struct crtrig_sinpi_table {
 } crtrig_sinpi_table;
 
 /* What the first passes (window_pass.h, window64_pass.h) store in place of a value
- * they leave undecided: NaN patterns, which no window value with D >= 1 is. */
-#define WINDOW_UNDECIDED_16 0xffffu
-#define WINDOW_UNDECIDED_32 0xffffffffu
+ * they leave undecided: a NaN, which no window value with D >= 1 is (float64: this
+ * pattern; float16 and bfloat16: 0xffff; float32: the conversion of this double). */
 #define WINDOW_UNDECIDED_64 0xffffffffffffffffu
 
 /* Largest D: the builder's denominators go up to 2D and its numerators must
