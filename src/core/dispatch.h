@@ -24,10 +24,11 @@ typedef void (*crtrig_sinpi_table_fn)(double m0, double step, double M, size_t c
                                       double *s_lo, double *c_hi, double *c_lo);
 
 /* The windows' first passes (window_pass.h, window64_pass.h): w at the phases
- * r0 .. r0 + count - 1 into out (contiguous, the format's bits), undecided ones
- * marked (window_table.h); returns how many are marked. */
+ * r0 .. r0 + count - 1 into out (contiguous, the format's bits) and, unless mirror
+ * is NULL, into mirror, mirror - 1 element, ...; undecided ones marked
+ * (window_table.h); returns how many are marked. */
 typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table *table, uint64_t r0,
-                                       size_t count, char *out);
+                                       size_t count, char *out, char *mirror);
 
 /* Test hooks of the float64 sin/cos pass (sincos64_pass.h) and of the window
  * passes: the unrounded value and its bound (from given table entries for the
@@ -62,13 +63,13 @@ const crtrig_target *crtrig_target_at(int i);
     void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     void crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     size_t crtrig_window_run_float16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
-                                              size_t, char *);                                     \
+                                              size_t, char *, char *);                             \
     size_t crtrig_window_run_bfloat16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,   \
-                                               size_t, char *);                                    \
+                                               size_t, char *, char *);                            \
     size_t crtrig_window_run_float32_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
-                                              size_t, char *);                                     \
+                                              size_t, char *, char *);                             \
     size_t crtrig_window_run_float64_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
-                                              size_t, char *);                                     \
+                                              size_t, char *, char *);                             \
     void crtrig_sinpi_table_##suffix(double, double, double, size_t, double *, double *, double *,  \
                                      double *);                                                    \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \

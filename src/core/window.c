@@ -384,14 +384,15 @@ static int is_marked(crtrig_dtype fmt, const char *p)
 }
 
 /* The pass over the phases r0 .. r0 + count - 1 into vals (the format's bits,
- * contiguous), and the elements it leaves undecided through window_element
- * (from the double-double stage: the pass is at least as accurate as the
- * double stage).  Counts each phase once, by the stage that decided it. */
+ * contiguous) and, unless mirror is NULL, into mirror, mirror - 1 element, ...;
+ * the elements it leaves undecided through window_element (from the
+ * double-double stage: the pass is at least as accurate as the double stage),
+ * stored at both places.  Counts each phase once, by the stage that decided it. */
 static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_t count, char *vals,
-                        mpfix_ctx *workspace, crtrig_stage_counts *counts)
+                        char *mirror, mpfix_ctx *workspace, crtrig_stage_counts *counts)
 {
     const size_t width = pass_width(fmt);
-    size_t undecided = f->target->window_run[fmt]((int)f->kind, &f->table, r0, count, vals), i;
+    size_t undecided = f->target->window_run[fmt]((int)f->kind, &f->table, r0, count, vals, mirror), i;
     if (counts)
         counts->by_stage[CRTRIG_STAGE_DOUBLE] += count - undecided;
     for (i = 0; undecided > 0 && i < count; i++) {
@@ -404,6 +405,8 @@ static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_
         if (rc != CRTRIG_OK)
             return rc;
         encode_value(fmt, v, vals + width * i);
+        if (mirror)
+            encode_value(fmt, v, mirror - (ptrdiff_t)(width * i));
         undecided--;
     }
     return CRTRIG_OK;
@@ -411,36 +414,74 @@ static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_
 
 enum { TABLE_BLOCK = 512 };
 
+/* A contiguous float output (stride = the element size): the pass writes each
+ * phase r of [r_lo, r_hi) straight into n = r where r is in [f_lo, f_hi) and, in
+ * the same sweep (float32, float64; the 16-bit formats copy after it), into
+ * n = D - r where r is in [m_lo, m_hi); a stretch with no forward element goes
+ * through a scratch block. */
+static int table_phases_contiguous(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                                   uint64_t r_lo, uint64_t r_hi, uint64_t f_lo, uint64_t f_hi,
+                                   uint64_t m_lo, uint64_t m_hi)
+{
+    const crtrig_dtype fmt = f->dtype;
+    const ptrdiff_t width = f->stride;
+    double scratch[TABLE_BLOCK];  /* TABLE_BLOCK values of up to 8 bytes */
+    uint64_t r = r_lo;
+    while (r < r_hi) {
+        int forward = f_lo <= r && r < f_hi, mirrored = m_lo <= r && r < m_hi, rc;
+        uint64_t end = r_hi - r < TABLE_BLOCK ? r_hi : r + TABLE_BLOCK;
+        /* the stretch where both memberships stay the same */
+        if (f_lo > r && f_lo < end) end = f_lo;
+        if (f_hi > r && f_hi < end) end = f_hi;
+        if (m_lo > r && m_lo < end) end = m_lo;
+        if (m_hi > r && m_hi < end) end = m_hi;
+        if (forward || mirrored) {
+            char *vals = forward ? f->out + (ptrdiff_t)r * width : (char *)scratch;
+            char *mirror = mirrored ? f->out + (ptrdiff_t)(f->D - r) * width : NULL;
+            rc = table_values(f, fmt, r, (size_t)(end - r), vals, width >= 4 ? mirror : NULL, workspace,
+                              counts);
+            if (rc != CRTRIG_OK)
+                return rc;
+            if (mirror && width < 4)
+                put_values(f->dtype, vals, (size_t)(end - r), mirror, -width);
+            if (counts && forward && mirrored)  /* the second store counts as mirrored */
+                counts->mirrored += end - r;
+        }
+        r = end;
+    }
+    return CRTRIG_OK;
+}
+
 /* The phases [r_lo, r_hi), in blocks: each value computed once, then stored at
  * n = r where r is in [f_lo, f_hi) and at n = D - r where r is in [m_lo, m_hi)
- * (the two never name the same element: window_table_range). */
+ * (the two never name the same element: table_range).  Contiguous float outputs
+ * take table_phases_contiguous; the others (any stride, integer casts) a block
+ * buffer and put_values. */
 static int table_phases(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
                         uint64_t r_lo, uint64_t r_hi, uint64_t f_lo, uint64_t f_hi, uint64_t m_lo,
                         uint64_t m_hi)
 {
     const crtrig_dtype fmt = crtrig_compute_format(f->dtype);
     const size_t width = pass_width(fmt);
-    const int direct_ok = f->dtype == fmt && f->stride == (ptrdiff_t)width;
     double buffer[TABLE_BLOCK];  /* TABLE_BLOCK values of up to 8 bytes */
     uint64_t rb;
+    if (f->dtype == fmt && f->stride == (ptrdiff_t)width)
+        return table_phases_contiguous(f, workspace, counts, r_lo, r_hi, f_lo, f_hi, m_lo, m_hi);
     for (rb = r_lo; rb < r_hi; rb += TABLE_BLOCK) {
         size_t count = r_hi - rb < TABLE_BLOCK ? (size_t)(r_hi - rb) : TABLE_BLOCK;
         uint64_t re = rb + count, lo, hi;
-        /* straight into out where this block is all forward elements of a contiguous out */
-        int direct = direct_ok && f_lo <= rb && re <= f_hi;
-        char *vals = direct ? f->out + (ptrdiff_t)rb * f->stride : (char *)buffer;
-        int rc = table_values(f, fmt, rb, count, vals, workspace, counts);
+        int rc = table_values(f, fmt, rb, count, (char *)buffer, NULL, workspace, counts);
         if (rc != CRTRIG_OK)
             return rc;
         lo = f_lo > rb ? f_lo : rb;
         hi = f_hi < re ? f_hi : re;
-        if (lo < hi && !direct)
-            put_values(f->dtype, vals + width * (lo - rb), (size_t)(hi - lo),
+        if (lo < hi)
+            put_values(f->dtype, (char *)buffer + width * (lo - rb), (size_t)(hi - lo),
                        f->out + (ptrdiff_t)lo * f->stride, f->stride);
         lo = m_lo > rb ? m_lo : rb;
         hi = m_hi < re ? m_hi : re;
         if (lo < hi)
-            put_values(f->dtype, vals + width * (lo - rb), (size_t)(hi - lo),
+            put_values(f->dtype, (char *)buffer + width * (lo - rb), (size_t)(hi - lo),
                        f->out + (ptrdiff_t)(f->D - lo) * f->stride, -f->stride);
         if (counts) {  /* phases stored twice: the second store counts as mirrored */
             lo = lo > f_lo ? lo : f_lo;
@@ -681,7 +722,7 @@ int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t firs
     crtrig_fpenv_enter(&env);
     rc = crtrig_sinpi_table_init(&table, t, D, hook_step(D), first, first + count - 1);
     if (rc == CRTRIG_OK) {
-        t->window_run[dtype]((int)kind, &table, first, count, out);
+        t->window_run[dtype]((int)kind, &table, first, count, out, NULL);
         crtrig_sinpi_table_free(&table);
     }
     crtrig_fpenv_leave(&env, 0);

@@ -4,10 +4,10 @@
  * (each computed once and stored at n = r and n = D - r) and sends what it
  * leaves undecided to the per-element stages.
  *
- * window_run_float64(kind, table, r0, count, out): for r = r0 .. r0 + count - 1
+ * window_run_float64(kind, table, r0, count, out, mirror): for r = r0 .. r0 + count - 1
  * (r <= D/2, within the table's range) out[i] (a double) = w at r, or the marker
- * WINDOW_UNDECIDED_64 (a NaN pattern) where the rounding test fails; returns how
- * many it marked.  With r = a B + c and the table's double-double entries
+ * WINDOW_UNDECIDED_64 (a NaN pattern) where the rounding test fails, and the same
+ * at mirror[-i] unless mirror is NULL; returns how many it marked.  With r = a B + c and the table's double-double entries
  * (window_table.h: hi + lo = exact (1 + t), |t| <= t0 = 3.7 2^-103 = 29.6 e^2,
  * |lo| <= e |hi|, e = 2^-53; exact 0 and 1 where those are the values)
  *   Sa = sin(pi aB/D), Ca = cos(pi aB/D), Sc = sin(pi c/D), Cc = cos(pi c/D),
@@ -139,17 +139,50 @@ KD_INLINE uint64_t w64_round(kdd_t w, uint64_t *differ)
     return sc64_to_bits(lo) | ((uint64_t)0 - *differ);
 }
 
-/* One loop per window kind over a run of c with a fixed a: no branch inside. */
-#define W64_LOOP(KIND)                                                                         \
-    for (i = 0; i < len; i++) {                                                                \
-        kdd_t w = w64_of_y(KIND, w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
-        uint64_t differ, bits = w64_round(w, &differ);                                         \
-        memcpy(o + 8 * i, &bits, sizeof bits);                                                 \
-        undecided += differ;                                                                   \
+/* One loop per window kind over a run of c with a fixed a, with and without the
+ * mirror store (each value also at m - 8 i, the element D - r): no branch inside.
+ * Functions of their own, so that restrict (the table, o and m never overlap:
+ * window.c stores a phase's two elements at different places) spares the compiler
+ * its alias checks. */
+#define W64_DEFINE_SPAN(KIND)                                                                    \
+    W64_VECTORIZE static size_t w64_span_##KIND(                                                 \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o)                                                            \
+    {                                                                                            \
+        size_t i, undecided = 0;                                                                 \
+        for (i = 0; i < len; i++) {                                                              \
+            kdd_t w = w64_of_y(KIND, w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+            uint64_t differ, bits = w64_round(w, &differ);                                       \
+            memcpy(o + 8 * i, &bits, sizeof bits);                                               \
+            undecided += differ;                                                                 \
+        }                                                                                        \
+        return undecided;                                                                        \
+    }                                                                                            \
+    W64_VECTORIZE static size_t w64_span_mirror_##KIND(                                          \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o, char *restrict m)                                          \
+    {                                                                                            \
+        size_t i, undecided = 0;                                                                 \
+        for (i = 0; i < len; i++) {                                                              \
+            kdd_t w = w64_of_y(KIND, w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+            uint64_t differ, bits = w64_round(w, &differ);                                       \
+            memcpy(o + 8 * i, &bits, sizeof bits);                                               \
+            memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);                                    \
+            undecided += differ;                                                                 \
+        }                                                                                        \
+        return undecided;                                                                        \
     }
+W64_DEFINE_SPAN(0)
+W64_DEFINE_SPAN(1)
+W64_DEFINE_SPAN(2)
 
-W64_VECTORIZE size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_sinpi_table *t, uint64_t r0,
-                                                       size_t count, char *out)
+#define W64_SPAN(NAME, ...)                                                                      \
+    (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__) : NAME##_2(__VA_ARGS__))
+
+size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_sinpi_table *t, uint64_t r0, size_t count,
+                                         char *out, char *mirror)
 {
     size_t done = 0, undecided = 0;
     while (done < count) {
@@ -159,14 +192,12 @@ W64_VECTORIZE size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_si
         double ca_h = t->coarse_cos_hi[k], ca_l = t->coarse_cos_lo[k];
         const double *fs_h = t->fine_sin_hi + c, *fs_l = t->fine_sin_lo + c;
         const double *fc_h = t->fine_cos_hi + c, *fc_l = t->fine_cos_lo + c;
-        char *o = out + 8 * done;
-        size_t i;
-        if (kind == 0)
-            W64_LOOP(0)
-        else if (kind == 1)
-            W64_LOOP(1)
+        if (mirror)
+            undecided += W64_SPAN(w64_span_mirror, sa_h, sa_l, ca_h, ca_l, fs_h, fs_l, fc_h, fc_l, len,
+                                  out + 8 * done, mirror - 8 * (ptrdiff_t)done);
         else
-            W64_LOOP(2)
+            undecided += W64_SPAN(w64_span, sa_h, sa_l, ca_h, ca_l, fs_h, fs_l, fc_h, fc_l, len,
+                                  out + 8 * done);
         done += len;
     }
     return undecided;

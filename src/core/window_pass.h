@@ -4,11 +4,14 @@
  * simd_avx512.c (CRTRIG_KERNEL_FMA set, kernel_dd.h).  Plain C the compiler
  * vectorizes.
  *
- * window_run_FORMAT(kind, table, r0, count, out) writes w at the phases
+ * window_run_FORMAT(kind, table, r0, count, out, mirror) writes w at the phases
  * r = r0 .. r0 + count - 1 (r <= D/2, within the table's range; window.c folds
  * n to r = min(n, D - n) exactly in integers) into out[0 .. count - 1]
- * (contiguous, the format's bits), and returns how many it left undecided; those
- * hold a NaN (no window value with D >= 1 is one) for window.c to finish.  With
+ * (contiguous, the format's bits) and, for float32 unless mirror is NULL, into
+ * mirror[0], mirror[-1], ... (the elements D - r of a contiguous output; the
+ * 16-bit formats need mirror NULL), and returns how
+ * many it left undecided; those hold a NaN (no window value with D >= 1 is one)
+ * for window.c to finish.  With
  * r = a B + c (window_table.h):
  *   y = kd_mul_add(Sa, Cc, RN(Ca Sc))   ~ sin(pi r/D)   (Sa = sin(pi aB/D), ...: hi parts)
  *   s = RN(y y),  w~ = the window's polynomial in s (below),
@@ -136,39 +139,79 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
 #define WP_VECTORIZE
 #endif
 
-/* One loop per (window, format) over a run of c with a fixed a: no branch inside. */
-#define WP_LOOP(WINDOW, STORE)                                                \
-    for (i = 0; i < len; i++) {                                               \
-        double y = kd_mul_add(sa, fc[i], ca * fs[i]);                         \
-        undecided += STORE(WINDOW(y * y), o, i);                              \
+/* One loop per (window, format, mirror or not) over a run of c with a fixed a: no
+ * branch inside.  With a mirror, each value also goes to m - WIDTH i (the element
+ * D - r of a contiguous output, whose address falls as r rises).  Functions of
+ * their own, so that restrict (the table, o and m never overlap: window.c stores a
+ * phase's two elements at different places) spares the compiler its alias checks. */
+#define WP_DEFINE_SPAN(NAME, WINDOW, STORE)                                                     \
+    WP_VECTORIZE static size_t NAME(double sa, double ca, const double *restrict fs,            \
+                                    const double *restrict fc, size_t len, char *restrict o)   \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]);                                       \
+            undecided += STORE(WINDOW(y * y), o, i);                                            \
+        }                                                                                       \
+        return undecided;                                                                       \
+    }
+#define WP_DEFINE_SPAN_MIRROR(NAME, WINDOW, STORE, WIDTH)                                       \
+    WP_VECTORIZE static size_t NAME##_mirror(double sa, double ca, const double *restrict fs,   \
+                                             const double *restrict fc, size_t len,             \
+                                             char *restrict o, char *restrict m)                \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]);                                       \
+            undecided += STORE(WINDOW(y * y), o, i);                                            \
+            memcpy(m - (WIDTH) * (ptrdiff_t)i, o + (WIDTH) * i, WIDTH);                         \
+        }                                                                                       \
+        return undecided;                                                                       \
     }
 
-#define WP_DEFINE_RUN(FORMAT, WIDTH)                                                           \
-    WP_VECTORIZE size_t CRTRIG_KERNEL(window_run_##FORMAT)(int kind, const crtrig_sinpi_table *t, \
-                                                           uint64_t r0, size_t count, char *out) \
-    {                                                                                          \
-        size_t done = 0, undecided = 0;                                                        \
-        while (done < count) {                                                                 \
-            uint64_t r = r0 + done, a = r / t->B, c = r - a * t->B;                            \
-            size_t len = (size_t)(t->B - c) < count - done ? (size_t)(t->B - c) : count - done; \
-            double sa = t->coarse_sin_hi[a - t->a_first], ca = t->coarse_cos_hi[a - t->a_first]; \
-            const double *fs = t->fine_sin_hi + c, *fc = t->fine_cos_hi + c;                   \
-            char *o = out + (WIDTH) * done;                                                    \
-            size_t i;                                                                          \
-            if (kind == 0)                                                                     \
-                WP_LOOP(wp_hann, wp_store_##FORMAT)                                            \
-            else if (kind == 1)                                                                \
-                WP_LOOP(wp_hamming, wp_store_##FORMAT)                                         \
-            else                                                                               \
-                WP_LOOP(wp_blackman, wp_store_##FORMAT)                                        \
-            done += len;                                                                       \
-        }                                                                                      \
-        return undecided;                                                                      \
+/* The pass of a format: runs of c with a fixed a (the coarse entries) through the
+ * span loops.  MIRROR(...) expands to its argument for float32, whose elements the
+ * targets reverse in vector registers; the 16-bit formats take no mirror (mirror
+ * must be NULL: SSE2 cannot reverse 16-bit lanes, so window.c copies those). */
+#define WP_WITH_MIRROR(x) x
+#define WP_NO_MIRROR(x)
+#define WP_DEFINE_RUN(FORMAT, WIDTH, MIRROR)                                                     \
+    WP_DEFINE_SPAN(wp_span_hann_##FORMAT, wp_hann, wp_store_##FORMAT)                            \
+    WP_DEFINE_SPAN(wp_span_hamming_##FORMAT, wp_hamming, wp_store_##FORMAT)                      \
+    WP_DEFINE_SPAN(wp_span_blackman_##FORMAT, wp_blackman, wp_store_##FORMAT)                    \
+    MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_hann_##FORMAT, wp_hann, wp_store_##FORMAT, WIDTH))      \
+    MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_hamming_##FORMAT, wp_hamming, wp_store_##FORMAT, WIDTH)) \
+    MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_blackman_##FORMAT, wp_blackman, wp_store_##FORMAT, WIDTH)) \
+    size_t CRTRIG_KERNEL(window_run_##FORMAT)(int kind, const crtrig_sinpi_table *t, uint64_t r0,   \
+                                              size_t count, char *out, char *mirror)            \
+    {                                                                                            \
+        size_t done = 0, undecided = 0;                                                          \
+        (void)mirror;                                                                            \
+        while (done < count) {                                                                   \
+            uint64_t r = r0 + done, a = r / t->B, c = r - a * t->B;                              \
+            size_t len = (size_t)(t->B - c) < count - done ? (size_t)(t->B - c) : count - done;   \
+            double sa = t->coarse_sin_hi[a - t->a_first], ca = t->coarse_cos_hi[a - t->a_first];   \
+            const double *fs = t->fine_sin_hi + c, *fc = t->fine_cos_hi + c;                     \
+            char *o = out + (WIDTH) * done;                                                      \
+            MIRROR(if (mirror) {                                                                 \
+                char *m = mirror - (WIDTH) * (ptrdiff_t)done;                                    \
+                undecided += kind == 0   ? wp_span_hann_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m) \
+                             : kind == 1 ? wp_span_hamming_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m) \
+                                         : wp_span_blackman_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m); \
+                done += len;                                                                     \
+                continue;                                                                        \
+            })                                                                                   \
+            undecided += kind == 0   ? wp_span_hann_##FORMAT(sa, ca, fs, fc, len, o)               \
+                         : kind == 1 ? wp_span_hamming_##FORMAT(sa, ca, fs, fc, len, o)            \
+                                     : wp_span_blackman_##FORMAT(sa, ca, fs, fc, len, o);          \
+            done += len;                                                                         \
+        }                                                                                        \
+        return undecided;                                                                        \
     }
 
-WP_DEFINE_RUN(float32, 4)
-WP_DEFINE_RUN(bfloat16, 2)
-WP_DEFINE_RUN(float16, 2)
+WP_DEFINE_RUN(float32, 4, WP_WITH_MIRROR)
+WP_DEFINE_RUN(bfloat16, 2, WP_NO_MIRROR)
+WP_DEFINE_RUN(float16, 2, WP_NO_MIRROR)
 
 /* Test hook: the pass's unrounded w~ (*w) and the bound on |w~ - w| it relies on
  * (*e = 22.02 u w~) from the entries sa, ca (coarse) and fs, fc (fine), hi parts, as
