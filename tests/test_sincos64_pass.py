@@ -1,4 +1,4 @@
-"""The float64 first passes (src/core/sincos64_pass.h, window64_pass.h, sincos64_core.h):
+"""The float64 first passes (src/core/sincos64_pass.h, sincos64_core.h; window64_pass.h's constants):
 their tables and constants re-derived with mpmath, their error bounds checked against
 mpmath, and every value they decide checked bit for bit against MPFR (sin/cos, through
 tests/oracle.py) or crtrig.reference (windows), on every SIMD target this CPU supports.
@@ -323,83 +323,16 @@ def test_smallest_reduced_argument():
 # float64 windows
 # ---------------------------------------------------------------------------
 
-WINDOW_SIZES = list(range(0, 513)) + [1000, 1001]
-_REFERENCE = {}
-
-
-def reference_first_half(kind, size, periodic):
-    key = (kind, size, periodic)
-    if key not in _REFERENCE:
-        d = size if periodic else size - 1
-        _REFERENCE[key] = reference.window(kind, size, periodic, "float64")[: d // 2 + 1]
-    return _REFERENCE[key]
-
-
-@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
-@pytest.mark.parametrize("kind", KINDS)
-def test_window_pass_matches_the_reference(kind, target):
-    """Every float64 value the window pass decides, at every size the window tests
-    use (the first half n <= D/2, which the driver computes), is bit-identical to
-    crtrig.reference; and it decides nearly all of them."""
-    decided_total = total = 0
-    for periodic in (True, False):
-        for size in WINDOW_SIZES:
-            d = size if periodic else size - 1
-            if d < 1:
-                continue
-            want = reference_first_half(kind, size, periodic)
-            got, undecided = _core.window_pass_with_target(target, KINDS[kind], 0, d, 3, d // 2 + 1)
-            decided = undecided == 0
-            bad = np.nonzero(decided & ~same_bits(got, want))[0]
-            assert bad.size == 0, f"{kind} size={size} periodic={periodic} n={bad[0]}: {got[bad[0]]!r} != {want[bad[0]]!r}"
-            assert np.all(undecided != 1)
-            decided_total += np.count_nonzero(decided)
-            total += decided.size
-    assert decided_total >= 0.999 * total
-
-
-def _window_phases(seed, count):
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for _ in range(count):
-        d = int(rng.integers(1, 1 << int(rng.integers(1, 53))))
-        where = rng.random()
-        if where < 0.3:
-            n = int(rng.choice([0, 1, 2, d // 2, d // 2 - 1, d // 3, d // 4, d // 6, d // 128, d - 1]))
-        else:
-            n = int(rng.integers(0, d + 1))
-        pairs.append((min(max(n, 0), d), d))
-    pairs += [(1, 2 ** 52), (2 ** 51, 2 ** 52), (2 ** 51 - 1, 2 ** 52), (1, 3), (1, 6), (1, 4), (5, 640)]
-    return pairs
-
-
-@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
-@pytest.mark.parametrize("kind", KINDS)
-def test_window_bound_and_large_denominators(kind, target):
-    """The window pass's unrounded w[n] is within its bound e of the exact value
-    (mpmath), for D up to 2^52; and each value it decides there is crtrig.reference's."""
-    worst = 0.0
-    with mpmath.workprec(300):
-        for n, d in _window_phases(KINDS[kind] + 10 * target, 700):
-            hi, lo, e, flag = _core.window64_pass_value(target, KINDS[kind], n, d)
-            s = mpmath.sin(mpmath.pi * mpmath.mpf(min(n, d - n)) / d) ** 2  # exactly 0 at n = 0, D
-            exact = {"hann": s, "hamming": (2 + 21 * s) / 23, "blackman": s * (9 + 16 * s) / 25}[kind]
-            error = abs(mpmath.mpf(hi) + mpmath.mpf(lo) - exact)
-            assert error <= e, (kind, n, d, float(error), e)
-            if e:
-                worst = max(worst, float(error / e))
-            got, undecided = _core.window_pass_with_target(target, KINDS[kind], n, d, 3, 1)
-            assert undecided[0] == flag
-            if flag == 0:
-                assert got[0] == reference.window_value(kind, n, d, "float64"), (kind, n, d)
-    assert worst > 0.01
+# The float64 window pass (window64_pass.h) reads the window tables; its bound, its
+# decided values and its driver are tested with the other formats' passes in
+# tests/test_window_pass.py.  Here: the public float64 windows through strided outs.
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_float64_window_driver_strides_and_blocks(kind):
-    """The float64 block driver over several blocks: the pass writing straight into a
-    contiguous out, or through a buffer into strided and reversed outs, and the second
-    half copied from the first; every value is crtrig.reference's."""
+    """The float64 window driver over several blocks: the pass writing straight into a
+    contiguous out, or through a buffer into strided and reversed outs, each phase
+    stored at n and D - n; every value is crtrig.reference's."""
     make = getattr(crtrig, f"{kind}_window")
     for size, periodic in ((1001, True), (1000, False), (513, False), (2, True), (3, False)):
         want = reference.window(kind, size, periodic, "float64")
@@ -412,11 +345,7 @@ def test_float64_window_driver_strides_and_blocks(kind):
         assert np.all(base[0::2] == -1.0)
 
 
-def test_window_pass_hook_rejects_what_it_cannot_do():
-    with pytest.raises(ValueError):
-        _core.window_pass_with_target(0, 0, 0, 2 ** 52 + 1, 3, 1)
-    with pytest.raises(ValueError):
-        _core.window_pass_with_target(0, 0, 5, 4, 3, 1)
+def test_sincos64_value_hook_rejects_what_it_cannot_do():
     with pytest.raises(ValueError):
         _core.sincos64_pass_value(0, 0, 2.0 ** 17, False)
     with pytest.raises(ValueError):

@@ -20,7 +20,7 @@ def dd_pair(c):
 
 
 def table(name, odd, count):
-    print(f"static const double {name}[{count}][2] = {{")
+    print(f"const double {name}[{count}][2] = {{")
     for k in range(count):
         n = 2 * k + (1 if odd else 0)
         c = (-1) ** k * mpmath.pi ** n / mpmath.factorial(n)
@@ -30,5 +30,5 @@ def table(name, odd, count):
 
 
 if __name__ == "__main__":
-    table("SINPI_C", True, 14)
-    table("COSPI_C", False, 15)
+    table("CRTRIG_SINPI_C", True, 14)
+    table("CRTRIG_COSPI_C", False, 15)

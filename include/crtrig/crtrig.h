@@ -101,6 +101,13 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
+/* Test hook: crtrig_window_ex for the elements [lo, hi) of the window only
+ * (0 <= lo <= hi <= size; out still points at element 0): what one thread of a
+ * split fill computes.  Nothing outside [lo, hi) is read or written. */
+int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype,
+                        char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                        const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+
 /* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16,
  * float32 and float64 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
  * Strides in bytes, any sign.  +-inf gives NaN and raises FE_INVALID (after
@@ -222,10 +229,9 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
-/* Test hooks: the unrounded value and error bound of the SIMD first passes
- * (baseline build): sin/cos for 2^-120 <= |x| < 2^24, w[n] for 0 <= n <= D. */
+/* Test hook: the unrounded value and error bound of the SIMD sin/cos first pass
+ * (baseline build) for 2^-120 <= |x| < 2^24. */
 void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e);
-void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e);
 
 /* Test hooks of the first passes of target index `target` (as in
  * crtrig_trig_strided_target), all returning CRTRIG_EINVAL outside their domain:
@@ -235,17 +241,32 @@ void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, 
  *     its bound *e for finite |x| >= 2^-27, through the large reduction (large != 0)
  *     or the small one (|x| < 2^17); *flag is the lane's undecided code (0 or 2
  *     from the rounding test, 1 if refused);
- *   crtrig_window_pass_target: the window pass of dtype's format (float16 .. float64)
- *     for n = first .. first + count - 1 <= D, 1 <= D <= 2^52;
- *   crtrig_window64_value_target: the float64 window pass's unrounded w[n] and bound. */
+ *   crtrig_window_pass_target: the window pass of dtype's format (float16 ..
+ *     float64) over the folded phases r = first .. first + count - 1 <= D/2,
+ *     1 <= D <= 2^52, with its own table: out[i] (the format's bits) is w at r
+ *     where undecided[i] == 0, 2 where the rounding test failed;
+ *   crtrig_window_table_value_target: the pass's unrounded w[n] = *hi + *lo and its
+ *     bound *e for the format of dtype (float16 .. float64), 0 <= n <= D, from the
+ *     table entries of r = min(n, D - n) = a B + c (B = 0: the hooks' default step),
+ *     and *flag as in crtrig_window_pass_target;
+ *   crtrig_sinpi_table_build_target: the tables' builder alone: s_hi[i] + s_lo[i] =
+ *     sin(pi m/M) and c_hi[i] + c_lo[i] = cos(pi m/M), m = m0 + i step in [0, M/4],
+ *     M <= 2^53. */
 int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
                               const char *in, char *out, size_t count, unsigned char *undecided);
 int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
                                  double *hi, double *lo, double *e, int *flag);
 int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
                               crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided);
-int crtrig_window64_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
-                                 double *hi, double *lo, double *e, int *flag);
+int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                     uint64_t B, crtrig_dtype dtype, double *hi, double *lo, double *e,
+                                     int *flag);
+int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,
+                                    double *s_hi, double *s_lo, double *c_hi, double *c_lo);
+
+/* Test hook: the scalar crtrig_sincospi_ratio_dd (the per-element stages' sin(pi a/b)
+ * or cos(pi a/b), 0 <= 4a <= b <= 2^54) that the tables' builder repeats. */
+int crtrig_sinpi_ratio_dd_value(int use_cos, uint64_t a, uint64_t b, double *hi, double *lo);
 
 /* Test hook: the unrounded value of w[n] from the double (lo = 0) or the
  * double-double stage, for checking their error bounds (2^-47 and 2^-96).

@@ -13,16 +13,17 @@ static const crtrig_target TARGETS[TARGET_COUNT] = {
 #define CRTRIG_PASSES(suffix)                                                                 \
     {crtrig_sincos_pass_float16_##suffix, crtrig_sincos_pass_bfloat16_##suffix,               \
      crtrig_sincos_pass_float32_##suffix, crtrig_sincos_pass_float64_##suffix},               \
-    {crtrig_window_pass_float16_##suffix, crtrig_window_pass_bfloat16_##suffix,               \
-     crtrig_window_pass_float32_##suffix, crtrig_window_pass_float64_##suffix},               \
-    crtrig_sincos64_pass_value_##suffix, crtrig_window64_pass_value_##suffix
+    {crtrig_window_run_float16_##suffix, crtrig_window_run_bfloat16_##suffix,                 \
+     crtrig_window_run_float32_##suffix, crtrig_window_run_float64_##suffix},                 \
+    crtrig_sinpi_table_##suffix, crtrig_sincos64_pass_value_##suffix,                         \
+    crtrig_window_pass_value_##suffix, crtrig_window64_pass_value_##suffix
     {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
     {"avx2", CRTRIG_PASSES(avx2)},
     {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0},
-    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0},
+    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0},
+    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0},
 #endif
 };
 
@@ -126,27 +127,5 @@ int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, in
         (!large && a >= 0x4100000000000000u))
         return CRTRIG_EINVAL;
     *flag = t->sincos64_value((int)func, x, large != 0, hi, lo, e);
-    return CRTRIG_OK;
-}
-
-int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
-                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided)
-{
-    const crtrig_target *t = crtrig_target_at(target);
-    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D == 0 ||
-        D > CRTRIG_WINDOW64_PASS_MAX_D || first > D || count > D - first + 1)
-        return CRTRIG_EINVAL;
-    t->window_pass[dtype]((int)kind, (double)first, (double)D, count, out, undecided);
-    return CRTRIG_OK;
-}
-
-int crtrig_window64_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
-                                 double *hi, double *lo, double *e, int *flag)
-{
-    const crtrig_target *t = crtrig_target_at(target);
-    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > CRTRIG_WINDOW64_PASS_MAX_D ||
-        n > D)
-        return CRTRIG_EINVAL;
-    *flag = t->window64_value((int)kind, (double)n, (double)D, hi, lo, e);
     return CRTRIG_OK;
 }

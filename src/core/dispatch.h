@@ -16,22 +16,38 @@
 typedef void (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
                                       unsigned char *undecided);
 
-typedef void (*crtrig_window_pass_fn)(int kind, double first, double D, size_t count,
-                                      char *out, unsigned char *undecided);
+struct crtrig_sinpi_table;
 
-/* Test hooks of the float64 passes (sincos64_pass.h, window64_pass.h): the
- * unrounded double-double value and its bound; they return the lane's flag. */
+/* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
+ * as double-doubles for m = m0 + i step. */
+typedef void (*crtrig_sinpi_table_fn)(double m0, double step, double M, size_t count, double *s_hi,
+                                      double *s_lo, double *c_hi, double *c_lo);
+
+/* The windows' first passes (window_pass.h, window64_pass.h): w at the phases
+ * r0 .. r0 + count - 1 into out (contiguous, the format's bits) and, unless mirror
+ * is NULL, into mirror, mirror - 1 element, ...; undecided ones marked
+ * (window_table.h); returns how many are marked. */
+typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table *table, uint64_t r0,
+                                       size_t count, char *out, char *mirror);
+
+/* Test hooks of the float64 sin/cos pass (sincos64_pass.h) and of the window
+ * passes: the unrounded value and its bound (from given table entries for the
+ * windows); the float64 ones return the lane's flag. */
 typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
                                         double *e);
-typedef int (*crtrig_window64_value_fn)(int kind, double n, double D, double *hi, double *lo,
+typedef int (*crtrig_window_value_fn)(int kind, int fmt, double sa, double ca, double fs, double fc,
+                                      double *w, double *e);
+typedef int (*crtrig_window64_value_fn)(int kind, const double *entries, double *hi, double *lo,
                                         double *e);
 
 /* Kernels of one target, indexed by crtrig_dtype: float16, bfloat16, float32, float64. */
 typedef struct crtrig_target {
     const char *name;  /* "baseline", "avx2", "avx512" */
     crtrig_sincos_pass_fn sincos_pass[4];
-    crtrig_window_pass_fn window_pass[4];
+    crtrig_window_run_fn window_run[4];
+    crtrig_sinpi_table_fn sinpi_table;
     crtrig_sincos64_value_fn sincos64_value;
+    crtrig_window_value_fn window_value;
     crtrig_window64_value_fn window64_value;
 } crtrig_target;
 
@@ -45,20 +61,22 @@ const crtrig_target *crtrig_target_at(int i);
     void crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
     void crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
     void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    void crtrig_window_pass_float32_##suffix(int, double, double, size_t, char *, unsigned char *);  \
-    void crtrig_window_pass_bfloat16_##suffix(int, double, double, size_t, char *, unsigned char *); \
-    void crtrig_window_pass_float16_##suffix(int, double, double, size_t, char *, unsigned char *);  \
     void crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    void crtrig_window_pass_float64_##suffix(int, double, double, size_t, char *, unsigned char *);  \
+    size_t crtrig_window_run_float16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+                                              size_t, char *, char *);                             \
+    size_t crtrig_window_run_bfloat16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,   \
+                                               size_t, char *, char *);                            \
+    size_t crtrig_window_run_float32_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+                                              size_t, char *, char *);                             \
+    size_t crtrig_window_run_float64_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+                                              size_t, char *, char *);                             \
+    void crtrig_sinpi_table_##suffix(double, double, double, size_t, double *, double *, double *,  \
+                                     double *);                                                    \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
-    int crtrig_window64_pass_value_##suffix(int, double, double, double *, double *, double *);
+    int crtrig_window_pass_value_##suffix(int, int, double, double, double, double, double *, double *); \
+    int crtrig_window64_pass_value_##suffix(int, const double *, double *, double *, double *);
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)
 CRTRIG_DECLARE_PASSES(avx512)
-
-/* Largest denominator the float64 window pass accepts (window64_pass.h: its
- * remainder n' - t_h D must be exact); window.c sends larger D (never allocated
- * in practice) to the per-element stages. */
-#define CRTRIG_WINDOW64_PASS_MAX_D ((uint64_t)1 << 52)
 
 #endif

@@ -15,6 +15,7 @@
 #include "window_pass.h"
 #include "sincos64_pass.h"
 #include "window64_pass.h"
+#include "sinpi_table_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -14,3 +14,4 @@
 #include "window_pass.h"
 #include "sincos64_pass.h"
 #include "window64_pass.h"
+#include "sinpi_table_pass.h"

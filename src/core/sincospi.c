@@ -22,10 +22,12 @@
  *                              5.5e-13, 1.5e-15, 2.9e-18, ..., 5.4e-30 (k = 13), 4e-33 (k = 14), 4e-36 (k = 15)
  * Each coefficient is stored as a double-double (hi, lo), hi = RN(c),
  * |hi + lo - c| <= 2^-106 |c| (tools/gen_sincospi_coeffs.py prints the table).
+ * The tables are shared (sincospi.h) with the window tables' vectorized builder
+ * (sinpi_table_pass.h), which repeats crtrig_sincospi_ratio_dd operation by operation.
  */
 #include "sincospi.h"
 
-static const double SINPI_C[14][2] = {
+const double CRTRIG_SINPI_C[14][2] = {
     {0x1.921fb54442d18p+1, 0x1.1a62633145c07p-53},   /* k=0 */
     {-0x1.4abbce625be53p+2, 0x1.05511c68476a8p-52},  /* k=1 */
     {0x1.466bc6775aae2p+1, -0x1.6dc0cbddb0fc3p-54},  /* k=2 */
@@ -42,7 +44,7 @@ static const double SINPI_C[14][2] = {
     {-0x1.5e91aac4928dbp-49, 0x1.36e8311afce96p-103},/* k=13 */
 };
 
-static const double COSPI_C[15][2] = {
+const double CRTRIG_COSPI_C[15][2] = {
     {0x1.0000000000000p+0, 0x0.0p+0},                /* k=0 */
     {-0x1.3bd3cc9be45dep+2, -0x1.692b71366cc04p-52}, /* k=1 */
     {0x1.03c1f081b5ac4p+2, -0x1.32b33f87fc145p-52},  /* k=2 */
@@ -87,14 +89,14 @@ double crtrig_sincospi_d(int use_cos, double t)
     double p;
     int k;
     if (use_cos) {
-        p = COSPI_C[9][0];
+        p = CRTRIG_COSPI_C[9][0];
         for (k = 8; k >= 0; k--)
-            p = p * z + COSPI_C[k][0];
+            p = p * z + CRTRIG_COSPI_C[k][0];
         return p;
     }
-    p = SINPI_C[8][0];
+    p = CRTRIG_SINPI_C[8][0];
     for (k = 7; k >= 0; k--)
-        p = p * z + SINPI_C[k][0];
+        p = p * z + CRTRIG_SINPI_C[k][0];
     return t * p;
 }
 
@@ -127,7 +129,7 @@ double crtrig_sincospi_ratio_d(int use_cos, uint64_t a, uint64_t b)
  */
 dd_t crtrig_sincospi_dd(int use_cos, dd_t t)
 {
-    const double (*c)[2] = use_cos ? COSPI_C : SINPI_C;
+    const double (*c)[2] = use_cos ? CRTRIG_COSPI_C : CRTRIG_SINPI_C;
     const int last = use_cos ? 14 : 13;      /* highest degree kept */
     const int first_dd = use_cos ? 8 : 7;    /* degrees <= this are evaluated in dd */
     dd_t z = dd_mul(t, t);

@@ -5,6 +5,11 @@
 #include <stdint.h>
 #include "dd.h"
 
+/* The Taylor coefficients of sin(pi t) = t sum_k SINPI_C[k] t^2k and cos(pi t) =
+ * sum_k COSPI_C[k] t^2k as double-doubles {hi, lo} (sincospi.c). */
+extern const double CRTRIG_SINPI_C[14][2];
+extern const double CRTRIG_COSPI_C[15][2];
+
 /* use_cos selects cos(pi t) instead of sin(pi t).  Bounds derived in sincospi.c. */
 
 /* |t| <= 1/4 + 2^-28, t taken as exact: relative error < 3.8 u (u = 2^-53). */

@@ -50,6 +50,7 @@
 #include "window_poly.h"
 #include "sincos.h"
 #include "dispatch.h"
+#include "window_table.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
@@ -260,147 +261,365 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
     return round_multi(kind, &ph, 0, 0, fmt, multi_bits, workspace, counts, result);
 }
 
-/* Non-float64 outputs, normal operation: the SIMD first pass (window_pass.h)
- * over blocks, the elements it leaves undecided through window_element. */
-static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, uint64_t size,
-                         uint64_t D, crtrig_dtype dtype, crtrig_dtype fmt, int multi_bits,
-                         mpfix_ctx *workspace, char *out, ptrdiff_t stride,
-                         crtrig_stage_counts *counts)
+/* ------------------------------------------------------------------------ */
+/* The fill.  Everything one fill shares: its arguments and, for the table
+ * pass, the sin/cos table built before anything is written.  fill_range
+ * writes the elements [lo, hi) of the window and reads nothing it did not
+ * write itself, so any split of [0, size) into ranges (a thread pool's chunks)
+ * gives the same bytes. */
+typedef struct fill_call {
+    const crtrig_target *target;
+    crtrig_window_kind kind;
+    uint64_t D;
+    crtrig_dtype dtype;
+    int first_stage, multi_bits;
+    char *out;
+    ptrdiff_t stride;
+    crtrig_sinpi_table table;  /* when uses_table */
+} fill_call;
+
+/* Normal operation (1 <= D <= 2^52): the table pass.  The test hooks that
+ * start at a later stage, D = 0 (symmetric size 1) and the D beyond the
+ * table (never allocated) go element by element. */
+static int uses_table(const fill_call *f)
 {
-    crtrig_window_pass_fn first_pass = target->window_pass[fmt];
-    const ptrdiff_t width = fmt == CRTRIG_FLOAT32 ? 4 : 2;
-    char values[4 * BLOCK];
-    unsigned char undecided[BLOCK];
-    uint64_t start;
-    for (start = 0; start < size; start += BLOCK) {
-        size_t count = size - start < BLOCK ? (size_t)(size - start) : BLOCK, i;
-        first_pass((int)kind, (double)start, (double)D, count, values, undecided);
-        for (i = 0; i < count; i++) {
-            double v;
-            if (undecided[i]) {
-                int rc = window_element(kind, start + i, D, fmt,
-                                        undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : CRTRIG_STAGE_DOUBLE,
-                                        multi_bits, workspace, counts, &v);
-                if (rc != CRTRIG_OK)
-                    return rc;
-            } else {
-                v = crtrig_trig_load(fmt, values + width * (ptrdiff_t)i);
-                if (counts)
-                    counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
-            }
-            crtrig_store(dtype, v, out + (ptrdiff_t)(start + i) * stride);
-        }
-    }
-    return CRTRIG_OK;
+    return f->first_stage == CRTRIG_STAGE_DOUBLE && f->D >= 1 && f->D <= CRTRIG_SINPI_TABLE_MAX_D;
 }
 
-/* float64 outputs, normal operation (1 <= D <= 2^52): the float64 SIMD pass
- * (window64_pass.h, counted as the double stage) over blocks of the first half
- * n <= D/2, the elements it leaves undecided through window_element (from
- * double-double), and past the middle w[n] = w[D - n] copied. */
-static int window_blocks64(const crtrig_target *target, crtrig_window_kind kind, uint64_t size,
-                           uint64_t D, int multi_bits, mpfix_ctx *workspace, char *out,
-                           ptrdiff_t stride, crtrig_stage_counts *counts)
-{
-    crtrig_window_pass_fn first_pass = target->window_pass[CRTRIG_FLOAT64];
-    const uint64_t last = D / 2 < size - 1 ? D / 2 : size - 1;  /* last computed n */
-    const int direct = stride == (ptrdiff_t)sizeof(double);    /* the pass writes into out */
-    double values[BLOCK];
-    unsigned char undecided[BLOCK];
-    uint64_t start, n;
-    for (start = 0; start <= last; start += BLOCK) {
-        size_t count = last - start + 1 < BLOCK ? (size_t)(last - start + 1) : BLOCK, i;
-        char *dst = direct ? out + (ptrdiff_t)start * stride : (char *)values;
-        first_pass((int)kind, (double)start, (double)D, count, dst, undecided);
-        for (i = 0; i < count; i++) {
-            double v;
-            if (undecided[i]) {
-                int rc = window_element(kind, start + i, D, CRTRIG_FLOAT64, CRTRIG_STAGE_DOUBLE_DOUBLE,
-                                        multi_bits, workspace, counts, &v);
-                if (rc != CRTRIG_OK)
-                    return rc;
-                memcpy(out + (ptrdiff_t)(start + i) * stride, &v, sizeof v);
-            } else {
-                if (!direct)
-                    memcpy(out + (ptrdiff_t)(start + i) * stride, &values[i], sizeof(double));
-                if (counts)
-                    counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
-            }
-        }
+/* Bytes per element of the pass's output for a dtype (its float format). */
+static size_t pass_width(crtrig_dtype fmt) { return fmt == CRTRIG_FLOAT64 ? 8 : fmt == CRTRIG_FLOAT32 ? 4 : 2; }
+
+/* Copy count values of the pass's format (float bits; float32 for the integer
+ * dtypes) from src to the elements dst, dst + step, ... of dtype: a plain copy
+ * for the float dtypes, ONNX's Cast for the integer ones (truncation toward
+ * zero of a float32 value in [0, 1]: never NaN here, D >= 1).  Forward and
+ * backward contiguous steps get loops of their own (the compiler vectorizes
+ * those: memcpy of a constant size at constant strides). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define PUT_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define PUT_VECTORIZE
+#endif
+
+#define PUT_LOOP(T, CONVERT, SRC_WIDTH, STEP)                                       \
+    for (i = 0; i < count; i++) {                                                   \
+        T x;                                                                        \
+        CONVERT(T, x, src + (SRC_WIDTH) * i);                                       \
+        memcpy(dst + (ptrdiff_t)i * (STEP), &x, sizeof x);                          \
     }
-    for (n = last + 1; n < size; n++)
-        memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, sizeof(double));
+#define PUT_READ(T, x, p) memcpy(&(x), (p), sizeof(T))
+#define PUT_CAST(T, x, p)                                                           \
+    do {                                                                            \
+        float v_;                                                                   \
+        memcpy(&v_, (p), sizeof v_);                                                \
+        (x) = (T)(int32_t)v_;                                                       \
+    } while (0)
+#define PUT_DEFINE(NAME, T, CONVERT, SRC_WIDTH)                                               \
+    static PUT_VECTORIZE void NAME(const char *src, size_t count, char *dst, ptrdiff_t step) \
+    {                                                                                         \
+        size_t i;                                                                             \
+        if (step == (ptrdiff_t)sizeof(T))                                                     \
+            PUT_LOOP(T, CONVERT, SRC_WIDTH, (ptrdiff_t)sizeof(T))                             \
+        else if (step == -(ptrdiff_t)sizeof(T))                                               \
+            PUT_LOOP(T, CONVERT, SRC_WIDTH, -(ptrdiff_t)sizeof(T))                            \
+        else                                                                                  \
+            PUT_LOOP(T, CONVERT, SRC_WIDTH, step)                                             \
+    }
+PUT_DEFINE(put_bits16, uint16_t, PUT_READ, 2)
+PUT_DEFINE(put_bits32, uint32_t, PUT_READ, 4)
+PUT_DEFINE(put_bits64, uint64_t, PUT_READ, 8)
+PUT_DEFINE(put_int8, int8_t, PUT_CAST, 4)
+PUT_DEFINE(put_uint8, uint8_t, PUT_CAST, 4)
+PUT_DEFINE(put_int16, int16_t, PUT_CAST, 4)
+PUT_DEFINE(put_uint16, uint16_t, PUT_CAST, 4)
+PUT_DEFINE(put_int32, int32_t, PUT_CAST, 4)
+PUT_DEFINE(put_uint32, uint32_t, PUT_CAST, 4)
+PUT_DEFINE(put_int64, int64_t, PUT_CAST, 4)
+PUT_DEFINE(put_uint64, uint64_t, PUT_CAST, 4)
+
+static void put_values(crtrig_dtype dtype, const char *src, size_t count, char *dst, ptrdiff_t step)
+{
+    switch (dtype) {
+    case CRTRIG_FLOAT16:
+    case CRTRIG_BFLOAT16: put_bits16(src, count, dst, step); return;
+    case CRTRIG_FLOAT32:  put_bits32(src, count, dst, step); return;
+    case CRTRIG_FLOAT64:  put_bits64(src, count, dst, step); return;
+    case CRTRIG_INT8:     put_int8(src, count, dst, step); return;
+    case CRTRIG_UINT8:    put_uint8(src, count, dst, step); return;
+    case CRTRIG_INT16:    put_int16(src, count, dst, step); return;
+    case CRTRIG_UINT16:   put_uint16(src, count, dst, step); return;
+    case CRTRIG_INT32:    put_int32(src, count, dst, step); return;
+    case CRTRIG_UINT32:   put_uint32(src, count, dst, step); return;
+    case CRTRIG_INT64:    put_int64(src, count, dst, step); return;
+    case CRTRIG_UINT64:   put_uint64(src, count, dst, step); return;
+    default: return;
+    }
+}
+
+/* The bits of a double v that is a value of the float format fmt, in that format. */
+static void encode_value(crtrig_dtype fmt, double v, char *p)
+{
+    crtrig_store(fmt, v, p);
+}
+
+/* Whether the pass's value at p (format fmt) is a NaN: its undecided mark
+ * (window_table.h). */
+static int is_marked(crtrig_dtype fmt, const char *p)
+{
+    if (fmt == CRTRIG_FLOAT64) {
+        uint64_t b;
+        memcpy(&b, p, sizeof b);
+        return (b & 0x7fffffffffffffffu) > 0x7ff0000000000000u;
+    }
+    if (fmt == CRTRIG_FLOAT32) {
+        uint32_t b;
+        memcpy(&b, p, sizeof b);
+        return (b & 0x7fffffffu) > 0x7f800000u;
+    }
+    {
+        uint16_t b;
+        memcpy(&b, p, sizeof b);
+        return fmt == CRTRIG_FLOAT16 ? (b & 0x7fffu) > 0x7c00u : (b & 0x7fffu) > 0x7f80u;
+    }
+}
+
+/* The pass over the phases r0 .. r0 + count - 1 into vals (the format's bits,
+ * contiguous) and, unless mirror is NULL, into mirror, mirror - 1 element, ...;
+ * the elements it leaves undecided through window_element (from the
+ * double-double stage: the pass is at least as accurate as the double stage),
+ * stored at both places.  Counts each phase once, by the stage that decided it. */
+static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_t count, char *vals,
+                        char *mirror, mpfix_ctx *workspace, crtrig_stage_counts *counts)
+{
+    const size_t width = pass_width(fmt);
+    size_t undecided = f->target->window_run[fmt]((int)f->kind, &f->table, r0, count, vals, mirror), i;
     if (counts)
-        counts->mirrored += size - (last + 1);
-    return CRTRIG_OK;
-}
-
-/* The whole fill, out of line: the floating-point work between the
- * environment switches of crtrig_window_ex.  Arguments already checked,
- * size > 0, the workspace allocated. */
-static CRTRIG_NOINLINE int window_fill(const crtrig_target *target, crtrig_window_kind kind,
-                                       uint64_t size, uint64_t D, crtrig_dtype dtype,
-                                       int first_stage, int multi_bits, mpfix_ctx *workspace,
-                                       char *out, ptrdiff_t stride, crtrig_stage_counts *counts)
-{
-    crtrig_dtype fmt = crtrig_compute_format(dtype);
-    uint64_t n;
-    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
-        return window_blocks(target, kind, size, D, dtype, fmt, multi_bits, workspace, out, stride,
-                             counts);
-    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt == CRTRIG_FLOAT64 && D > 0 &&
-        D <= CRTRIG_WINDOW64_PASS_MAX_D)
-        return window_blocks64(target, kind, size, D, multi_bits, workspace, out, stride, counts);
-    /* w[n] = w[D - n]: past the middle, copy the element already computed
-     * (a distinct element: the caller refused self-overlapping strides). */
-    for (n = 0; n < size; n++) {
+        counts->by_stage[CRTRIG_STAGE_DOUBLE] += count - undecided;
+    for (i = 0; undecided > 0 && i < count; i++) {
         double v;
         int rc;
-        if (D > 0 && 2 * n > D) {
-            memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, ELEMENT_SIZE[dtype]);
+        if (!is_marked(fmt, vals + width * i))
+            continue;
+        rc = window_element(f->kind, r0 + i, f->D, fmt, CRTRIG_STAGE_DOUBLE_DOUBLE, f->multi_bits,
+                            workspace, counts, &v);
+        if (rc != CRTRIG_OK)
+            return rc;
+        encode_value(fmt, v, vals + width * i);
+        if (mirror)
+            encode_value(fmt, v, mirror - (ptrdiff_t)(width * i));
+        undecided--;
+    }
+    return CRTRIG_OK;
+}
+
+enum { TABLE_BLOCK = 512 };
+
+/* A contiguous float output (stride = the element size): the pass writes each
+ * phase r of [r_lo, r_hi) straight into n = r where r is in [f_lo, f_hi) and, in
+ * the same sweep (float32, float64; the 16-bit formats copy after it), into
+ * n = D - r where r is in [m_lo, m_hi); a stretch with no forward element goes
+ * through a scratch block. */
+static int table_phases_contiguous(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                                   uint64_t r_lo, uint64_t r_hi, uint64_t f_lo, uint64_t f_hi,
+                                   uint64_t m_lo, uint64_t m_hi)
+{
+    const crtrig_dtype fmt = f->dtype;
+    const ptrdiff_t width = f->stride;
+    double scratch[TABLE_BLOCK];  /* TABLE_BLOCK values of up to 8 bytes */
+    uint64_t r = r_lo;
+    while (r < r_hi) {
+        int forward = f_lo <= r && r < f_hi, mirrored = m_lo <= r && r < m_hi, rc;
+        uint64_t end = r_hi - r < TABLE_BLOCK ? r_hi : r + TABLE_BLOCK;
+        /* the stretch where both memberships stay the same */
+        if (f_lo > r && f_lo < end) end = f_lo;
+        if (f_hi > r && f_hi < end) end = f_hi;
+        if (m_lo > r && m_lo < end) end = m_lo;
+        if (m_hi > r && m_hi < end) end = m_hi;
+        if (forward || mirrored) {
+            char *vals = forward ? f->out + (ptrdiff_t)r * width : (char *)scratch;
+            char *mirror = mirrored ? f->out + (ptrdiff_t)(f->D - r) * width : NULL;
+            rc = table_values(f, fmt, r, (size_t)(end - r), vals, width >= 4 ? mirror : NULL, workspace,
+                              counts);
+            if (rc != CRTRIG_OK)
+                return rc;
+            if (mirror && width < 4)
+                put_values(f->dtype, vals, (size_t)(end - r), mirror, -width);
+            if (counts && forward && mirrored)  /* the second store counts as mirrored */
+                counts->mirrored += end - r;
+        }
+        r = end;
+    }
+    return CRTRIG_OK;
+}
+
+/* The phases [r_lo, r_hi), in blocks: each value computed once, then stored at
+ * n = r where r is in [f_lo, f_hi) and at n = D - r where r is in [m_lo, m_hi)
+ * (the two never name the same element: table_range).  Contiguous float outputs
+ * take table_phases_contiguous; the others (any stride, integer casts) a block
+ * buffer and put_values. */
+static int table_phases(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                        uint64_t r_lo, uint64_t r_hi, uint64_t f_lo, uint64_t f_hi, uint64_t m_lo,
+                        uint64_t m_hi)
+{
+    const crtrig_dtype fmt = crtrig_compute_format(f->dtype);
+    const size_t width = pass_width(fmt);
+    double buffer[TABLE_BLOCK];  /* TABLE_BLOCK values of up to 8 bytes */
+    uint64_t rb;
+    if (f->dtype == fmt && f->stride == (ptrdiff_t)width)
+        return table_phases_contiguous(f, workspace, counts, r_lo, r_hi, f_lo, f_hi, m_lo, m_hi);
+    for (rb = r_lo; rb < r_hi; rb += TABLE_BLOCK) {
+        size_t count = r_hi - rb < TABLE_BLOCK ? (size_t)(r_hi - rb) : TABLE_BLOCK;
+        uint64_t re = rb + count, lo, hi;
+        int rc = table_values(f, fmt, rb, count, (char *)buffer, NULL, workspace, counts);
+        if (rc != CRTRIG_OK)
+            return rc;
+        lo = f_lo > rb ? f_lo : rb;
+        hi = f_hi < re ? f_hi : re;
+        if (lo < hi)
+            put_values(f->dtype, (char *)buffer + width * (lo - rb), (size_t)(hi - lo),
+                       f->out + (ptrdiff_t)lo * f->stride, f->stride);
+        lo = m_lo > rb ? m_lo : rb;
+        hi = m_hi < re ? m_hi : re;
+        if (lo < hi)
+            put_values(f->dtype, (char *)buffer + width * (lo - rb), (size_t)(hi - lo),
+                       f->out + (ptrdiff_t)(f->D - lo) * f->stride, -f->stride);
+        if (counts) {  /* phases stored twice: the second store counts as mirrored */
+            lo = lo > f_lo ? lo : f_lo;
+            hi = hi < f_hi ? hi : f_hi;
+            counts->mirrored += lo < hi ? hi - lo : 0;
+        }
+    }
+    return CRTRIG_OK;
+}
+
+/* Elements [lo, hi) through the table pass.  Up to the middle (n <= D/2) the
+ * phase is r = n; past it, r = D - n (w[n] = w[D - n]).  Each phase the range
+ * needs is computed once and stored at the elements of the range it serves. */
+static int table_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                       uint64_t lo, uint64_t hi)
+{
+    const uint64_t D = f->D, mid = D / 2 + 1;     /* n < mid <=> 2n <= D */
+    uint64_t f_lo = lo, f_hi = hi < mid ? hi : mid;  /* forward: r = n */
+    uint64_t n_lo = lo > mid ? lo : mid;            /* mirrored: n in [n_lo, hi) */
+    uint64_t m_lo = 0, m_hi = 0;                    /* ... r in [m_lo, m_hi) */
+    if (f_lo >= f_hi)
+        f_lo = f_hi = 0;
+    if (n_lo < hi) {  /* n <= size - 1 <= D, so r = D - n >= 0; r <= D - mid < mid */
+        m_lo = D - (hi - 1);
+        m_hi = D - n_lo + 1;
+    }
+    if (f_lo == f_hi)
+        return table_phases(f, workspace, counts, m_lo, m_hi, 0, 0, m_lo, m_hi);
+    if (m_lo == m_hi)
+        return table_phases(f, workspace, counts, f_lo, f_hi, f_lo, f_hi, 0, 0);
+    if (m_lo <= f_hi && f_lo <= m_hi)  /* overlapping or adjacent: one sweep */
+        return table_phases(f, workspace, counts, f_lo < m_lo ? f_lo : m_lo, f_hi > m_hi ? f_hi : m_hi,
+                            f_lo, f_hi, m_lo, m_hi);
+    {
+        int rc = table_phases(f, workspace, counts, f_lo, f_hi, f_lo, f_hi, 0, 0);
+        return rc != CRTRIG_OK ? rc : table_phases(f, workspace, counts, m_lo, m_hi, 0, 0, m_lo, m_hi);
+    }
+}
+
+/* Elements [lo, hi) of the fill, with one thread's workspace and counters. */
+static int fill_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                      uint64_t lo, uint64_t hi)
+{
+    crtrig_dtype fmt = crtrig_compute_format(f->dtype);
+    uint64_t n, D = f->D;
+    if (uses_table(f))
+        return table_range(f, workspace, counts, lo, hi);
+    /* Element by element; past the middle w[n] = w[D - n], computed again (from
+     * the folded phase) when it lies outside the range. */
+    for (n = lo; n < hi; n++) {
+        double v;
+        int rc;
+        if (D > 0 && 2 * n > D && D - n >= lo) {
+            memcpy(f->out + (ptrdiff_t)n * f->stride, f->out + (ptrdiff_t)(D - n) * f->stride,
+                   ELEMENT_SIZE[f->dtype]);
             if (counts)
                 counts->mirrored++;
             continue;
         }
-        rc = window_element(kind, n, D, fmt, first_stage, multi_bits, workspace, counts, &v);
+        rc = window_element(f->kind, n, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
-        crtrig_store(dtype, v, out + (ptrdiff_t)n * stride);
+        crtrig_store(f->dtype, v, f->out + (ptrdiff_t)n * f->stride);
     }
     return CRTRIG_OK;
+}
+
+/* The elements [lo, hi) of a fill, out of line: the floating-point work between
+ * the environment switches of window_call.  Arguments already checked, the
+ * workspace (and the table) allocated. */
+static CRTRIG_NOINLINE int window_fill(fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                                       uint64_t lo, uint64_t hi)
+{
+    return fill_range(f, workspace, counts, lo, hi);
+}
+
+/* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
+static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype, char *out,
+                       ptrdiff_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
+                       crtrig_stage_counts *counts)
+{
+    const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
+                                                            : crtrig_active_target();
+    mpfix_ctx workspace;
+    fill_call f;
+    crtrig_fpenv env;
+    ptrdiff_t width;
+    int rc, table = 0;
+
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target || lo > hi || hi > (uint64_t)size)
+        return CRTRIG_EINVAL;
+    width = (ptrdiff_t)ELEMENT_SIZE[dtype];
+    if (size > 1 && stride > -width && stride < width)
+        return CRTRIG_EINVAL;  /* elements overlapping each other */
+    if (lo == hi)
+        return CRTRIG_OK;
+    f.target = target;
+    f.kind = kind;
+    f.D = periodic ? (uint64_t)size : (uint64_t)size - 1;
+    f.dtype = dtype;
+    f.first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    f.multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    f.out = out;
+    f.stride = stride;
+    f.table.memory = NULL;
+    /* Every precision the Ziv loop can reach, and the table, allocated before
+     * anything is written: a failure leaves out untouched. */
+    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+        return CRTRIG_ENOMEM;
+    crtrig_fpenv_enter(&env);
+    rc = CRTRIG_OK;
+    if (uses_table(&f)) {  /* every phase of the window, as a fill split over threads shares it */
+        rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
+        table = rc == CRTRIG_OK;
+    }
+    if (rc == CRTRIG_OK)
+        rc = window_fill(&f, &workspace, counts, lo, hi);
+    crtrig_fpenv_leave(&env, 0);
+    if (table)
+        crtrig_sinpi_table_free(&f.table);
+    mpfix_ctx_free(&workspace);
+    return rc;
 }
 
 int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts)
 {
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
-    const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
-                                                            : crtrig_active_target();
-    mpfix_ctx workspace;
-    crtrig_fpenv env;
-    ptrdiff_t width;
-    int rc;
+    return window_call(kind, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, opt,
+                       counts);
+}
 
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
-        size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target)
-        return CRTRIG_EINVAL;
-    width = (ptrdiff_t)ELEMENT_SIZE[dtype];
-    if (size > 1 && stride > -width && stride < width)
-        return CRTRIG_EINVAL;  /* elements overlapping each other */
-    if (size == 0)
-        return CRTRIG_OK;
-    /* Every precision the Ziv loop can reach, allocated before anything is
-     * written: a failure leaves out untouched. */
-    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
-        return CRTRIG_ENOMEM;
-    crtrig_fpenv_enter(&env);
-    rc = window_fill(target, kind, (uint64_t)size, periodic ? (uint64_t)size : (uint64_t)size - 1,
-                     dtype, first_stage, multi_bits, &workspace, out, stride, counts);
-    crtrig_fpenv_leave(&env, 0);
-    mpfix_ctx_free(&workspace);
-    return rc;
+int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype,
+                        char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                        const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    return window_call(kind, size, periodic, dtype, out, stride, lo, hi, opt, counts);
 }
 
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
@@ -474,4 +693,113 @@ int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
     rc = stage_value(kind, &ph, stage, hi, lo);
     crtrig_fpenv_leave(&env, 0);
     return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Test hooks of the table pass (crtrig.h). */
+
+/* The step the hooks use: a fill's for D/2 up to 2^26, else 1024 (any step gives
+ * the same bound; a fill's would make the table too large to build per call). */
+static uint64_t hook_step(uint64_t D)
+{
+    return D / 2 <= ((uint64_t)1 << 26) ? crtrig_sinpi_table_step(D / 2) : 1024;
+}
+
+int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
+                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    crtrig_sinpi_table table;
+    crtrig_fpenv env;
+    size_t width, i;
+    int rc;
+    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D < 1 ||
+        D > CRTRIG_SINPI_TABLE_MAX_D || first > D / 2 || count > D / 2 - first + 1)
+        return CRTRIG_EINVAL;
+    if (count == 0)
+        return CRTRIG_OK;
+    width = pass_width(dtype);
+    crtrig_fpenv_enter(&env);
+    rc = crtrig_sinpi_table_init(&table, t, D, hook_step(D), first, first + count - 1);
+    if (rc == CRTRIG_OK) {
+        t->window_run[dtype]((int)kind, &table, first, count, out, NULL);
+        crtrig_sinpi_table_free(&table);
+    }
+    crtrig_fpenv_leave(&env, 0);
+    for (i = 0; i < count; i++)
+        undecided[i] = rc == CRTRIG_OK && is_marked(dtype, out + width * i) ? 2 : 0;
+    return rc;
+}
+
+int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                     uint64_t B, crtrig_dtype dtype, double *hi, double *lo, double *e,
+                                     int *flag)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    crtrig_sinpi_table table;
+    crtrig_fpenv env;
+    uint64_t r, a, c, k;
+    int rc;
+    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D < 1 ||
+        D > CRTRIG_SINPI_TABLE_MAX_D || n > D || B > ((uint64_t)1 << 31))
+        return CRTRIG_EINVAL;
+    r = n < D - n ? n : D - n;
+    if (B == 0)
+        B = hook_step(D);
+    crtrig_fpenv_enter(&env);
+    rc = crtrig_sinpi_table_init(&table, t, D, B, r, r);
+    if (rc == CRTRIG_OK) {
+        a = r / B;
+        c = r - a * B;
+        k = a - table.a_first;
+        if (dtype == CRTRIG_FLOAT64) {
+            const double entries[8] = {table.coarse_sin_hi[k], table.coarse_sin_lo[k], table.coarse_cos_hi[k],
+                                       table.coarse_cos_lo[k], table.fine_sin_hi[c], table.fine_sin_lo[c],
+                                       table.fine_cos_hi[c], table.fine_cos_lo[c]};
+            *flag = t->window64_value((int)kind, entries, hi, lo, e);
+        } else {
+            *flag = t->window_value((int)kind, (int)dtype, table.coarse_sin_hi[k], table.coarse_cos_hi[k],
+                                    table.fine_sin_hi[c], table.fine_cos_hi[c], hi, e);
+            *lo = 0.0;
+        }
+        crtrig_sinpi_table_free(&table);
+    }
+    crtrig_fpenv_leave(&env, 0);
+    return rc;
+}
+
+int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,
+                                    double *s_hi, double *s_lo, double *c_hi, double *c_lo)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    crtrig_fpenv env;
+    uint64_t span, magnitude = step < 0 ? (uint64_t)0 - (uint64_t)step : (uint64_t)step;
+    if (!t || M < 1 || M > ((uint64_t)1 << 53) || count > ((size_t)1 << 31) || m0 > M / 4)
+        return CRTRIG_EINVAL;
+    if (count == 0)
+        return CRTRIG_OK;
+    /* every m = m0 + i step within [0, M/4]: the last one checked (m is monotone) */
+    if (magnitude > M || (count > 1 && magnitude > M / (uint64_t)(count - 1)))
+        return CRTRIG_EINVAL;
+    span = magnitude * (uint64_t)(count - 1);
+    if (step < 0 ? span > m0 : m0 + span > M / 4)
+        return CRTRIG_EINVAL;
+    crtrig_fpenv_enter(&env);
+    t->sinpi_table((double)m0, (double)step, (double)M, count, s_hi, s_lo, c_hi, c_lo);
+    crtrig_fpenv_leave(&env, 0);
+    return CRTRIG_OK;
+}
+
+int crtrig_sinpi_ratio_dd_value(int use_cos, uint64_t a, uint64_t b, double *hi, double *lo)
+{
+    crtrig_fpenv env;
+    dd_t v;
+    if (b < 1 || b > ((uint64_t)1 << 54) || a > b / 4)
+        return CRTRIG_EINVAL;
+    crtrig_fpenv_enter(&env);
+    v = crtrig_sincospi_ratio_dd(use_cos != 0, a, b);
+    crtrig_fpenv_leave(&env, 0);
+    *hi = v.hi;
+    *lo = v.lo;
+    return CRTRIG_OK;
 }

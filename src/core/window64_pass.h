@@ -1,53 +1,72 @@
 /* The first pass of the float64 windows: one source compiled once per SIMD
- * target (simd_*.c), vectorized by the compiler; window.c drives it over
- * blocks of the first half (w[D - n] = w[n] is copied) and sends what it leaves
- * undecided to the per-element stages.
+ * target (simd_*.c define CRTRIG_KERNEL_FMA first, kernel_dd.h), vectorized by
+ * the compiler.  window.c drives it over the folded phases r = min(n, D - n)
+ * (each computed once and stored at n = r and n = D - r) and sends what it
+ * leaves undecided to the per-element stages.
  *
- * For n = first .. first + count - 1 (exact doubles, 0 <= n <= D, 1 <= D <= 2^52):
- *   n' = min(n, D - n) (exact integers: nothing is rounded before the reduction);
- *   t = n'/D in [0, 1/2] as a double-double without a division per element:
- *     t_h = RN(n' RN(1/D)): |t_h - t| <= e t + ulp(t_h)/2 <= 2.0001e t, and also
- *     < 1.5 ulp(t_h) (1 + 3e) since e t < ulp(t_h) (1 + 3e);  rem = n' - t_h D, exact:
- *     (n' - P_h) - P_l with (P_h, P_l) = kd_two_prod(t_h, D); n' - P_h is exact
- *     (Sterbenz, P_h within a factor 1 + 2.0001e of n'), and the exact value n' - t_h D
- *     = D (t - t_h) is a multiple of ulp(t_h) (n', D integers, ulp(t_h) <= 1) of magnitude
- *     < 1.5 (1 + 3e) D ulp(t_h) < 2^53 ulp(t_h) (D <= 2^52), so representable;
- *     t_l = RN(rem RN(1/D)): |t_h + t_l - t| <= 2.0001e |t - t_h| <= 4.0004 e^2 t,
- *     and |t_l| <= 2.0003e t;
- *   128 t = k + Y: k = nearest integer to 128 t_h (shifter, 0 <= k <= 64),
- *     c = 128 t_h - k (exact), y_rest = RN(rem RN(128/D)) = 128 t_l (scaling by 128 is
- *     exact), so Y = c + y_rest errs by <= 512.02 e^2 t, i.e. r = Y pi/128 by
- *     <= 4.0004 pi e^2 t <= 6.29 e^2 sin(pi t) (sin(pi t) >= 2t);
- *   r = sc64_turns_to_radians(c, y_rest): |y_rest| <= a = 2.0003e 128 t, so its error is
- *     <= 2^-103.3 |r_h| + 0.11 e a <= 6.3 e^2 sin(pi t) + 14.1 e^2 sin(pi t)
- *     (|r| <= 1.0001 sin(pi t): r = pi t for k = 0, else |r| <= pi/256 <= sin(pi t));
- *   R ~ sin(pi t) = sin(k pi/128 + r) by sc64_eval (bound b), so
- *     |R - sin(pi t)| <= e_R = b + 2^-101 |R_h|   ((6.29 + 6.3 + 14.1) e^2 = 2^-101.26,
- *     |R| <= |R_h| (1 + e));
- *   s = R^2 as a double-double: (s_h, s_e) = kd_two_prod(R_h, R_h), s_l = 2 R_h R_l + s_e
- *     (one kd_mul_add), fast_two_sum: |s - R^2| <= 6.2 e^2 s (roundings e (|s_l| + |2R_hR_l|),
- *     R_l^2 omitted), and |R^2 - sin^2| <= e_R (2 |R| + e_R) <= 2.0001 |R_h| e_R;
- *   w = the window's polynomial in s (window.c: positive coefficients, so a change
- *     ds of s moves w by at most kappa ds, kappa = 1 for Hann, 21/23 for Hamming,
- *     (9 + 32 s)/25 <= 1.64 for Blackman), in double-double with dd constants
- *     (relative error <= 2^-106.9 each, tools/gen_sincos64_tables.py):
+ * window_run_float64(kind, table, r0, count, out, mirror): for r = r0 .. r0 + count - 1
+ * (r <= D/2, within the table's range) out[i] (a double) = w at r, or the marker
+ * WINDOW_UNDECIDED_64 (a NaN pattern) where the rounding test fails, and the same
+ * at mirror[-i] unless mirror is NULL; returns how many it marked.  With r = a B + c and the table's double-double entries
+ * (window_table.h: hi + lo = exact (1 + t), |t| <= t0 = 3.7 2^-103 = 29.6 e^2,
+ * |lo| <= e |hi|, e = 2^-53; exact 0 and 1 where those are the values)
+ *   Sa = sin(pi aB/D), Ca = cos(pi aB/D), Sc = sin(pi c/D), Cc = cos(pi c/D),
+ *   y = sin(pi r/D) = Sa Cc + Ca Sc:
+ *     (p_h, p_l) = kd_two_prod(Sa_h, Cc_h), (q_h, q_l) = kd_two_prod(Ca_h, Sc_h): exact;
+ *     (t_h, t_l) = kd_two_sum(p_h, q_h): exact;
+ *     x = Sa_h Cc_l + Sa_l Cc_h + Ca_h Sc_l + Ca_l Sc_h, as four kd_mul_add from the last;
+ *     low = t_l + ((p_l + q_l) + x);  y = kd_fast_two_sum(t_h, low).
+ *   Error of y.  Let P = Sa_h Cc_h + Ca_h Sc_h >= 0 (all entries >= 0; a lo part may be
+ *   negative but |lo| <= e hi).  The exact product of the entries, X = (Sa_h + Sa_l)(Cc_h
+ *   + Cc_l) + (Ca_h + Ca_l)(Sc_h + Sc_l), is y (1 + d) with |d| <= (1 + t0)^2 - 1 <=
+ *   59.3 e^2 (positive terms: no cancellation).  The code computes X but for:
+ *     the omitted Sa_l Cc_l + Ca_l Sc_l:                      <= e^2 P;
+ *     x (each term <= e times its product; |result - (ab + c)| <= e |ab + c| + e |ab|
+ *       covers both forms of kd_mul_add): RN(Ca_l Sc_h) <= e^2 Ca_h Sc_h; + Ca_h Sc_l:
+ *       e (2e + e) Ca_h Sc_h; + Sa_l Cc_h: e (2e Ca_h Sc_h + e Sa_h Cc_h + e Sa_h Cc_h);
+ *       + Sa_h Cc_l: e (2e Ca_h Sc_h + 2e Sa_h Cc_h + e Sa_h Cc_h), in all
+ *       <= 7.01 e^2 P (second-order terms included), and |x| <= 2.001 e P;
+ *     p_l + q_l (each <= e times its product, so the sum <= e P): <= e^2 P;
+ *     + x: |sum| <= 3.002 e P, rounding <= 3.002 e^2 P;
+ *     t_l + that (|t_l| <= e t_h <= e P (1 + e)): |sum| <= 4.003 e P, rounding <= 4.003 e^2 P;
+ *     kd_fast_two_sum(t_h, low): exact, as t_h = RN(P) >= |low| (or both are 0).
+ *   In all |y~ - X| <= 16.02 e^2 P <= 16.03 e^2 X (X >= P (1 - 2.001e)), so
+ *   |y~ - y| <= (59.3 + 16.04) e^2 y <= 75.4 e^2 y, and |y_l| <= e |y_h|.
+ *   s = y^2 as a double-double (w64_square): (s_h, s_e) = kd_two_prod(y_h, y_h) exact,
+ *     s_l = kd_mul_add(2 y_h, y_l, s_e) (|2 y_h y_l| <= 2e y_h^2, |s_e| <= e y_h^2: rounding
+ *     <= e (3e + 2e) y_h^2), y_l^2 (<= e^2 y_h^2) omitted, kd_fast_two_sum exact: within
+ *     6.01 e^2 of y~^2 relatively; y~^2 is within 2 (75.4) + 0.01 e^2 of s = sin^2:
+ *     |s~ - s| <= 156.9 e^2 s.
+ *   w = the window's polynomial in s (window.c; positive coefficients, so a relative
+ *     change z of s moves w relatively by at most z (Hann, Hamming: 21 s/(2 + 21 s) <= 1)
+ *     or 1.64 z (Blackman: (9 + 32 s)/(9 + 16 s) <= 41/25)), in double-double with
+ *     double-double constants (relative error <= 2^-106.9 = 0.54 e^2 each,
+ *     tools/gen_sincos64_tables.py --constants):
  *       Hann     w = s
  *       Hamming  w = A + B s,        A = 2/23, B = 21/23       (w64_affine)
  *       Blackman w = s (P + Q s),    P = 9/25, Q = 16/25       (w64_affine, w64_mul)
- *     w64_affine errs by <= 15 e^2 (A + B s) (two_prod and two_sum exact; the low
- *     parts' roundings and omitted products: 7 e^2 B s + 7 e^2 (A + B s) + constants),
- *     w64_mul by <= 8 e^2 |a b|; with s <= 2.78 w for Blackman, every operation
- *     error together stays below 50 e^2 w < 2^-100.3 w;
- *   bound E = kappa' |R_h| e_R + 2^-98 |w_h|, kappa' = 2.0002 (Hann, Hamming) or 3.3
- *     (Blackman: 1.64 x 2.0002), then sc64_round into float64 (the 2^-98 term also
- *     covers sc64_round's e^2 |w_h| and the roundings of computing E).
- * Exact points (s in {0, 1/4, 1/2, 3/4, 1}) need no special case: the bound holds
- * there, w is a double or not dyadic (window.c), and at n' = 0 every quantity is
- * +0 (w = +0, E = 0).  r = 0 or |r| >= (pi/128)/D >= 2^-57.4 (128 n'/D - k is a
- * nonzero multiple of 1/D or 0), as sc64_eval needs.
+ *     w64_affine(a, b, s) errs by <= 15.6 e^2 (A + B s): m = two_prod(b_h, s_h) exact;
+ *     m_l = kd_mul_add(b_h, s_l, kd_mul_add(b_l, s_h, m_e)): inner <= e (2e + e) b_h s_h,
+ *     outer <= e (3e + e) b_h s_h, b_l s_l (<= e^2 b_h s_h) omitted: 8 e^2 b_h s_h;
+ *     (w_h, w_e) = two_sum(a_h, m_h) exact; a_l + m_l rounds by <= e^2 (a_h + 3 b_h s_h),
+ *     w_e + that by <= e^2 (2 a_h + 4 b_h s_h); fast_two_sum exact: 15 e^2 (a_h + b_h s_h),
+ *     plus the constants' 0.54 e^2.  w64_mul(a, b) errs by <= 8 e^2 |a b| (inner
+ *     kd_mul_add <= 3 e^2, outer <= 4 e^2, a_l b_l <= e^2).
+ *   So, relative to w: Hann 156.9 e^2; Hamming 156.9 + 15.7 = 172.6 e^2; Blackman
+ *     1.64 (156.9) + 15.7 + 8.1 = 281.2 e^2 < 2^-97.8.
+ *   Rounding test (w64_round, as sc64_round of sincos64_core.h): E = 2^-96 |w_h| = 1024 e^2 |w_h| (exact),
+ *     which is >= (281.3 e^2 |w| + e^2 |w_h|) / (1 - e) as sc64_round needs (|w| <= |w_h|
+ *     (1 + e)): lo = RN(w_h + RN(w_l - E)) <= RN(w) <= RN(w_h + RN(w_l + E)) = hi, and
+ *     lo == hi is the correctly rounded w.  A rounding boundary must fall within
+ *     2^-96 w of w~ to leave an element undecided: none in practice.
+ * Exact points need no special case: the bound holds there, and w is then a double or
+ * not dyadic (window.c).  At r = 0 every entry product is 0 (Sa = Sc = 0 exactly), so
+ * w~ = w: +0 (E = 0) for Hann and Blackman, A for Hamming.  Every product stays
+ * above 2^-330 or is 0 (entries are 0 or >= sin(pi/2^52) > 2^-51), as kernel_dd.h needs.
  */
 #include "pass_common.h"
 #include "sincos64_core.h"
+#include "window_table.h"
 
 /* tools/gen_sincos64_tables.py --constants; tests/test_sincos64_pass.py checks them. */
 static const double W64_HAMMING_A_H = 0x1.642c8590b2164p-4;
@@ -65,22 +84,15 @@ static const double W64_BLACKMAN_B_L = -0x1.eb851eb851eb8p-57;
 #define W64_VECTORIZE
 #endif
 
-/* sin(pi n'/D), n' = min(n, D - n), with its bound e_R (see above). */
-KD_INLINE kdd_t w64_sinpi(double n, double D, double inv_d, double *bound)
+/* y = Sa Cc + Ca Sc from the double-double entries (see above). */
+KD_INLINE kdd_t w64_sinpi(double sa_h, double sa_l, double ca_h, double ca_l, double sc_h, double sc_l,
+                          double cc_h, double cc_l)
 {
-    double other = D - n;
-    double np = n < other ? n : other;
-    double t_h = np * inv_d;
-    kdd_t p = kd_two_prod(t_h, D);
-    double rem = (np - p.hi) - p.lo;
-    double v = 128.0 * t_h;
-    double shifted = v + SC64_SHIFTER;
-    kdd_t r = sc64_turns_to_radians(v - (shifted - SC64_SHIFTER), rem * (128.0 * inv_d));
-    kdd_t R;
-    double b;
-    R = sc64_eval(sc64_to_bits(shifted), r.hi, r.lo, &b);
-    *bound = kd_mul_add(0x1p-101, fabs(R.hi), b);
-    return R;
+    kdd_t p = kd_two_prod(sa_h, cc_h), q = kd_two_prod(ca_h, sc_h);
+    kdd_t t = kd_two_sum(p.hi, q.hi);
+    double x = kd_mul_add(sa_h, cc_l, kd_mul_add(sa_l, cc_h, kd_mul_add(ca_h, sc_l, ca_l * sc_h)));
+    double low = t.lo + ((p.lo + q.lo) + x);
+    return kd_fast_two_sum(t.hi, low);
 }
 
 KD_INLINE kdd_t w64_square(kdd_t R)
@@ -104,76 +116,103 @@ KD_INLINE kdd_t w64_mul(kdd_t a, kdd_t b)
     return kd_fast_two_sum(p.hi, kd_mul_add(a.hi, b.lo, kd_mul_add(a.lo, b.hi, p.lo)));
 }
 
-/* w[n] as a double-double and its bound, for kind 0 (Hann), 1 (Hamming), 2 (Blackman). */
-KD_INLINE kdd_t w64_value(int kind, double n, double D, double inv_d, double *bound)
+/* w as a double-double from y, for kind 0 (Hann), 1 (Hamming), 2 (Blackman). */
+KD_INLINE kdd_t w64_of_y(int kind, kdd_t y)
 {
-    double e_r;
-    kdd_t R = w64_sinpi(n, D, inv_d, &e_r);
-    kdd_t s = w64_square(R);
-    kdd_t w;
-    double kappa = 2.0002;
-    if (kind == 0) {
-        w = s;
-    } else if (kind == 1) {
-        w = w64_affine(W64_HAMMING_A_H, W64_HAMMING_A_L, W64_HAMMING_B_H, W64_HAMMING_B_L, s);
-    } else {
-        w = w64_mul(s, w64_affine(W64_BLACKMAN_A_H, W64_BLACKMAN_A_L, W64_BLACKMAN_B_H,
-                                  W64_BLACKMAN_B_L, s));
-        kappa = 3.3;
-    }
-    *bound = kappa * fabs(R.hi) * e_r + 0x1p-98 * fabs(w.hi);
-    return w;
-}
-
-/* One loop per window kind: no branch inside, so it vectorizes. */
-#define W64_LOOP(KIND)                                                        \
-    for (i = 0; i < count; i++) {                                             \
-        uint64_t differ;                                                      \
-        double n = first + (double)(int32_t)i, bound;                         \
-        kdd_t w = w64_value(KIND, n, D, inv_d, &bound);                       \
-        double y = sc64_round(w, bound, &differ);                             \
-        memcpy(out + 8 * i, &y, sizeof y);                                    \
-        flags[i] = differ << 1;                                               \
-    }
-
-W64_VECTORIZE static void w64_chunk(int kind, double first, double D, size_t count, char *out,
-                                    uint64_t *flags)
-{
-    const double inv_d = 1.0 / D;
-    size_t i;
+    kdd_t s = w64_square(y);
     if (kind == 0)
-        W64_LOOP(0)
-    else if (kind == 1)
-        W64_LOOP(1)
-    else
-        W64_LOOP(2)
+        return s;
+    if (kind == 1)
+        return w64_affine(W64_HAMMING_A_H, W64_HAMMING_A_L, W64_HAMMING_B_H, W64_HAMMING_B_L, s);
+    return w64_mul(s, w64_affine(W64_BLACKMAN_A_H, W64_BLACKMAN_A_L, W64_BLACKMAN_B_H, W64_BLACKMAN_B_L, s));
 }
 
-/* The float64 window pass: out[i] (a double) = w[first + i] when undecided[i] == 0;
- * 2 where the rounding test fails.  Needs 1 <= D <= 2^52 and
- * 0 <= first, first + count - 1 <= D. */
-W64_VECTORIZE void CRTRIG_KERNEL(window_pass_float64)(int kind, double first, double D, size_t count, char *out,
-                                        unsigned char *undecided)
+/* sc64_round's test with E = 2^-96 w_h (see above): the bits of the correctly
+ * rounded w, or the marker.  lo <= hi (RN is monotone), so they differ iff hi - lo
+ * > 0, read on the bits with 64-bit adds and shifts (SSE2 has no 64-bit compare):
+ * (bits(d) + 2^63 - 1) >> 63 is 1 for d > 0 and 0 for d = +0. */
+KD_INLINE uint64_t w64_round(kdd_t w, uint64_t *differ)
 {
-    uint64_t flags[256];
-    size_t start, i;
-    for (start = 0; start < count; start += 256) {
-        size_t n = count - start < 256 ? count - start : 256;
-        w64_chunk(kind, first + (double)start, D, n, out + 8 * start, flags);
-        for (i = 0; i < n; i++)
-            undecided[start + i] = (unsigned char)flags[i];
-    }
+    double E = 0x1p-96 * w.hi;
+    double lo = w.hi + (w.lo - E), hi = w.hi + (w.lo + E);
+    *differ = (sc64_to_bits(hi - lo) + 0x7fffffffffffffffu) >> 63;
+    return sc64_to_bits(lo) | ((uint64_t)0 - *differ);
 }
 
-/* Test hook: the unrounded w[n] = *hi + *lo and its bound *e (0 <= n <= D <= 2^52,
- * D >= 1); returns the lane's flag (0, or 2 when the rounding test fails). */
-int CRTRIG_KERNEL(window64_pass_value)(int kind, double n, double D, double *hi, double *lo,
-                                       double *e)
+/* One loop per window kind over a run of c with a fixed a, with and without the
+ * mirror store (each value also at m - 8 i, the element D - r): no branch inside.
+ * Functions of their own, so that restrict (the table, o and m never overlap:
+ * window.c stores a phase's two elements at different places) spares the compiler
+ * its alias checks. */
+#define W64_DEFINE_SPAN(KIND)                                                                    \
+    W64_VECTORIZE static size_t w64_span_##KIND(                                                 \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o)                                                            \
+    {                                                                                            \
+        size_t i, undecided = 0;                                                                 \
+        for (i = 0; i < len; i++) {                                                              \
+            kdd_t w = w64_of_y(KIND, w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+            uint64_t differ, bits = w64_round(w, &differ);                                       \
+            memcpy(o + 8 * i, &bits, sizeof bits);                                               \
+            undecided += differ;                                                                 \
+        }                                                                                        \
+        return undecided;                                                                        \
+    }                                                                                            \
+    W64_VECTORIZE static size_t w64_span_mirror_##KIND(                                          \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o, char *restrict m)                                          \
+    {                                                                                            \
+        size_t i, undecided = 0;                                                                 \
+        for (i = 0; i < len; i++) {                                                              \
+            kdd_t w = w64_of_y(KIND, w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+            uint64_t differ, bits = w64_round(w, &differ);                                       \
+            memcpy(o + 8 * i, &bits, sizeof bits);                                               \
+            memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);                                    \
+            undecided += differ;                                                                 \
+        }                                                                                        \
+        return undecided;                                                                        \
+    }
+W64_DEFINE_SPAN(0)
+W64_DEFINE_SPAN(1)
+W64_DEFINE_SPAN(2)
+
+#define W64_SPAN(NAME, ...)                                                                      \
+    (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__) : NAME##_2(__VA_ARGS__))
+
+size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_sinpi_table *t, uint64_t r0, size_t count,
+                                         char *out, char *mirror)
+{
+    size_t done = 0, undecided = 0;
+    while (done < count) {
+        uint64_t r = r0 + done, a = r / t->B, c = r - a * t->B, k = a - t->a_first;
+        size_t len = (size_t)(t->B - c) < count - done ? (size_t)(t->B - c) : count - done;
+        double sa_h = t->coarse_sin_hi[k], sa_l = t->coarse_sin_lo[k];
+        double ca_h = t->coarse_cos_hi[k], ca_l = t->coarse_cos_lo[k];
+        const double *fs_h = t->fine_sin_hi + c, *fs_l = t->fine_sin_lo + c;
+        const double *fc_h = t->fine_cos_hi + c, *fc_l = t->fine_cos_lo + c;
+        if (mirror)
+            undecided += W64_SPAN(w64_span_mirror, sa_h, sa_l, ca_h, ca_l, fs_h, fs_l, fc_h, fc_l, len,
+                                  out + 8 * done, mirror - 8 * (ptrdiff_t)done);
+        else
+            undecided += W64_SPAN(w64_span, sa_h, sa_l, ca_h, ca_l, fs_h, fs_l, fc_h, fc_l, len,
+                                  out + 8 * done);
+        done += len;
+    }
+    return undecided;
+}
+
+/* Test hook: the unrounded w = *hi + *lo and its bound *e from the entries
+ * (e8 = Sa_h, Sa_l, Ca_h, Ca_l, Sc_h, Sc_l, Cc_h, Cc_l); returns 2 when the
+ * rounding test fails, else 0. */
+int CRTRIG_KERNEL(window64_pass_value)(int kind, const double *e8, double *hi, double *lo, double *e)
 {
     uint64_t differ;
-    kdd_t w = w64_value(kind, n, D, 1.0 / D, e);
+    kdd_t w = w64_of_y(kind, w64_sinpi(e8[0], e8[1], e8[2], e8[3], e8[4], e8[5], e8[6], e8[7]));
     *hi = w.hi;
     *lo = w.lo;
-    sc64_round(w, *e, &differ);
+    *e = 0x1p-96 * w.hi;
+    w64_round(w, &differ);
     return (int)(differ << 1);
 }

@@ -32,6 +32,9 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_window_ex(int kind, int64_t size, int periodic, int dtype, char *out,
                          Py_ssize_t stride, const crtrig_eval_options *opt,
                          crtrig_stage_counts *counts)
+    int crtrig_window_range(int kind, int64_t size, int periodic, int dtype, char *out,
+                            Py_ssize_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
+                            crtrig_stage_counts *counts)
     int crtrig_window_element(int kind, uint64_t n, uint64_t D, int dtype,
                               const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                               double *result)
@@ -43,7 +46,6 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
     void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
-    void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
     const char *crtrig_target_index_name(int i)
@@ -73,11 +75,14 @@ cdef extern from "crtrig/crtrig.h" nogil:
                                      double *lo, double *e, int *flag)
     int crtrig_window_pass_target(int target, int kind, uint64_t first, uint64_t D, int dtype,
                                   size_t count, char *out, unsigned char *undecided)
-    int crtrig_window64_value_target(int target, int kind, uint64_t n, uint64_t D, double *hi,
-                                     double *lo, double *e, int *flag)
     int crtrig_trig_strided_target(int target, int func, int dtype, const char *inp,
                                    Py_ssize_t in_stride, char *out, Py_ssize_t out_stride,
                                    size_t count)
+    int crtrig_window_table_value_target(int target, int kind, uint64_t n, uint64_t D, uint64_t B,
+                                         int dtype, double *hi, double *lo, double *e, int *flag)
+    int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,
+                                        double *s_hi, double *s_lo, double *c_hi, double *c_lo)
+    int crtrig_sinpi_ratio_dd_value(int use_cos, uint64_t a, uint64_t b, double *hi, double *lo)
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
@@ -170,7 +175,7 @@ cdef int _check(int rc) except -1:
     if rc == CRTRIG_OK:
         return 0
     if rc == CRTRIG_ENOMEM:
-        raise MemoryError("crtrig: out of memory for the multi-precision workspace")
+        raise MemoryError("crtrig: out of memory for the multi-precision workspace or a window's table")
     if rc == CRTRIG_ENOCONV:
         raise RuntimeError("crtrig: the multi-precision stage reached its precision cap")
     raise ValueError("crtrig: invalid window arguments")
@@ -209,6 +214,22 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     _init(&opt, &counts, first_stage, multi_start_bits, simd_target + 1)
     with nogil:
         rc = crtrig_window_ex(kind, size, periodic, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
+    return _counts_dict(&counts)
+
+
+def fill_window_range(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
+                      uint64_t lo, uint64_t hi, int first_stage=0, int simd_target=-1):
+    """Test hook: fill_window for the elements [lo, hi) of `out` only (what one
+    thread of a split fill computes); returns the stage counts."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0] if cnp.PyArray_NDIM(out) == 1 else 0
+    cdef int rc
+    _init(&opt, &counts, first_stage, 0, simd_target + 1)
+    with nogil:
+        rc = crtrig_window_range(kind, size, periodic, dtype_code, data, stride, lo, hi, &opt, &counts)
     _check(rc)
     return _counts_dict(&counts)
 
@@ -602,14 +623,12 @@ def trig_dd_value(int func, double x):
 
 
 def first_pass_value(str what, int which, double a, double b=0.0):
-    """Test hook: (value, bound) of the SIMD first pass (baseline build).
-    what="sincos": which = 0 sin / 1 cos, a = x (2^-120 <= |x| < 2^24);
-    what="window": which = kind, a = n, b = D."""
+    """Test hook: (value, bound) of the SIMD sin/cos first pass (baseline build):
+    what="sincos", which = 0 sin / 1 cos, a = x (2^-120 <= |x| < 2^24).  (The
+    window passes have window_table_value.)"""
     cdef double v = 0.0, e = 0.0
     if what == "sincos":
         crtrig_sincos_pass_value_baseline(which, a, &v, &e)
-    elif what == "window":
-        crtrig_window_pass_value_baseline(which, a, b, &v, &e)
     else:
         raise ValueError(what)
     return v, e
@@ -643,8 +662,10 @@ def sincos64_pass_value(int target, int func, double x, bint large):
 def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, int dtype_code,
                             Py_ssize_t count):
     """Test hook: the window first pass of SIMD target index `target` for the
-    format of dtype_code (0 float16 .. 3 float64) over n = first .. first + count - 1
-    (<= D, 1 <= D <= 2^52): (values, undecided), values[i] final where undecided[i] == 0."""
+    format of dtype_code (0 float16 .. 3 float64) over the folded phases
+    r = first .. first + count - 1 (<= D/2, 1 <= D <= 2^52), with a table of its
+    own: (values, undecided), values[i] = w at r final where undecided[i] == 0
+    (2: the rounding test failed; the value is then the pass's marker)."""
     dtypes = {0: np.float16, 1: ml_dtypes.bfloat16, 2: np.float32, 3: np.float64}
     if dtype_code not in dtypes or count < 0:
         raise ValueError("dtype_code must be 0..3 and count >= 0")
@@ -656,10 +677,36 @@ def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, in
     return out, undecided
 
 
-def window64_pass_value(int target, int kind, uint64_t n, uint64_t D):
-    """Test hook: (hi, lo, e, flag) of the float64 window pass of SIMD target index
-    `target` for w[n] (0 <= n <= D, 1 <= D <= 2^52)."""
+def window_table_value(int target, int kind, uint64_t n, uint64_t D, int dtype_code, uint64_t B=0):
+    """Test hook: (hi, lo, e, flag) of the window pass of SIMD target index `target`
+    for the format of dtype_code (0 float16 .. 3 float64) at w[n] (0 <= n <= D,
+    1 <= D <= 2^52): its unrounded value hi + lo (lo = 0 below float64) and the
+    bound e its rounding test uses, from the table entries of r = min(n, D - n)
+    = a B + c (B = 0: the hooks' default step); flag 2 if the test fails, else 0."""
     cdef double hi = 0.0, lo = 0.0, e = 0.0
     cdef int flag = 0
-    _check(crtrig_window64_value_target(target, kind, n, D, &hi, &lo, &e, &flag))
+    _check(crtrig_window_table_value_target(target, kind, n, D, B, dtype_code, &hi, &lo, &e, &flag))
     return hi, lo, e, flag
+
+
+def sinpi_table_build(int target, uint64_t m0, int64_t step, uint64_t M, Py_ssize_t count):
+    """Test hook: the window tables' builder of SIMD target index `target` alone:
+    (s_hi, s_lo, c_hi, c_lo) arrays with s_hi[i] + s_lo[i] = sin(pi m/M) and
+    c_hi[i] + c_lo[i] = cos(pi m/M) for m = m0 + i step, every m in [0, M/4], M <= 2^53."""
+    if count < 0:
+        raise ValueError("count must be >= 0")
+    arrays = [np.empty(count, np.float64) for _ in range(4)]
+    _check(crtrig_sinpi_table_build_target(target, m0, step, M, <size_t>count,
+                                           <double *>cnp.PyArray_DATA(arrays[0]),
+                                           <double *>cnp.PyArray_DATA(arrays[1]),
+                                           <double *>cnp.PyArray_DATA(arrays[2]),
+                                           <double *>cnp.PyArray_DATA(arrays[3])))
+    return tuple(arrays)
+
+
+def sinpi_ratio_dd(bint use_cos, uint64_t a, uint64_t b):
+    """Test hook: (hi, lo) of the scalar double-double sin(pi a/b) (cos if use_cos)
+    of the per-element stages, 0 <= 4a <= b <= 2^54."""
+    cdef double hi = 0.0, lo = 0.0
+    _check(crtrig_sinpi_ratio_dd_value(use_cos, a, b, &hi, &lo))
+    return hi, lo
