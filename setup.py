@@ -24,11 +24,15 @@ class BuildExtWithFpFlags(build_ext):
 
     def build_extensions(self):
         if self.compiler.compiler_type == "msvc":
-            flags = ["/fp:precise", "/O2"]
+            flags, link_flags = ["/fp:precise", "/O2"], []
         else:
-            flags = ["-ffp-contract=off", "-fno-fast-math", "-O2", "-std=gnu99"]
+            # -pthread: the thread pool (src/core/threads.c) uses POSIX threads
+            # (in libpthread before glibc 2.34, e.g. manylinux_2_28).
+            flags = ["-ffp-contract=off", "-fno-fast-math", "-O2", "-std=gnu99", "-pthread"]
+            link_flags = ["-pthread"]
         for ext in self.extensions:
             ext.extra_compile_args = flags + list(ext.extra_compile_args or [])
+            ext.extra_link_args = link_flags + list(ext.extra_link_args or [])
         super().build_extensions()
 
 

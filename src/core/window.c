@@ -33,12 +33,16 @@
  *
  * A fill (crtrig_window_ex) checks its arguments, including a stride that
  * would make elements overlap (the mirror copy past the middle would then
- * copy between overlapping bytes), allocates the multi-precision workspace
- * for the largest precision the loop can reach before it writes anything
+ * copy between overlapping bytes), asks the thread pool (threads.h) how many
+ * threads take part, allocates a multi-precision workspace for each of them,
+ * for the largest precision the loop can reach, before it writes anything
  * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
- * between one fpenv.h switch and its restore.
+ * between one fpenv.h switch and its restore (each worker thread switches
+ * its own around its share).  Threads take chunks of whole blocks; every
+ * element depends only on n and D, so the split changes no bit.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
@@ -49,6 +53,8 @@
 #include "window_poly.h"
 #include "sincos.h"
 #include "dispatch.h"
+#include "threads.h"
+#include "alloc.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
@@ -259,11 +265,12 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
     return round_multi(kind, &ph, 0, 0, fmt, multi_bits, workspace, counts, result);
 }
 
-/* Non-float64 outputs, normal operation: the SIMD first pass (window_pass.h)
- * over blocks, the elements it leaves undecided through window_element. */
-static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, uint64_t size,
-                         uint64_t D, crtrig_dtype dtype, crtrig_dtype fmt, int multi_bits,
-                         mpfix_ctx *workspace, char *out, ptrdiff_t stride,
+/* Non-float64 outputs, normal operation: elements [lo, hi) (lo a multiple of
+ * BLOCK), the SIMD first pass (window_pass.h) over blocks, the elements it
+ * leaves undecided through window_element. */
+static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, uint64_t lo,
+                         uint64_t hi, uint64_t D, crtrig_dtype dtype, crtrig_dtype fmt,
+                         int multi_bits, mpfix_ctx *workspace, char *out, ptrdiff_t stride,
                          crtrig_stage_counts *counts)
 {
     crtrig_window_pass_fn first_pass = target->window_pass[fmt];
@@ -271,8 +278,8 @@ static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, u
     char values[4 * BLOCK];
     unsigned char undecided[BLOCK];
     uint64_t start;
-    for (start = 0; start < size; start += BLOCK) {
-        size_t count = size - start < BLOCK ? (size_t)(size - start) : BLOCK, i;
+    for (start = lo; start < hi; start += BLOCK) {
+        size_t count = hi - start < BLOCK ? (size_t)(hi - start) : BLOCK, i;
         first_pass((int)kind, (double)start, (double)D, count, values, undecided);
         for (i = 0; i < count; i++) {
             double v;
@@ -293,68 +300,186 @@ static int window_blocks(const crtrig_target *target, crtrig_window_kind kind, u
     return CRTRIG_OK;
 }
 
-/* The whole fill, out of line: the floating-point work between the
- * environment switches of crtrig_window_ex.  Arguments already checked,
- * size > 0, the workspace allocated. */
-static CRTRIG_NOINLINE int window_fill(const crtrig_target *target, crtrig_window_kind kind,
-                                       uint64_t size, uint64_t D, crtrig_dtype dtype,
-                                       int first_stage, int multi_bits, mpfix_ctx *workspace,
-                                       char *out, ptrdiff_t stride, crtrig_stage_counts *counts)
+/* What one fill shares among the threads that work on it. */
+typedef struct fill_call {
+    const crtrig_target *target;
+    crtrig_window_kind kind;
+    uint64_t D;
+    crtrig_dtype dtype;
+    int first_stage, multi_bits;
+    char *out;
+    ptrdiff_t stride;
+    mpfix_ctx *workspaces;        /* one per participant, allocated before the fill */
+    crtrig_stage_counts *counts;  /* the caller's counters, or NULL */
+    uint64_t first;               /* the element of item 0 of the current job */
+} fill_call;
+
+/* Whether the fill goes through the SIMD first pass (window_blocks), which
+ * computes every element, rather than element by element with mirroring. */
+static int uses_blocks(const fill_call *f)
 {
-    crtrig_dtype fmt = crtrig_compute_format(dtype);
-    uint64_t n;
-    if (first_stage == CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && D > 0)
-        return window_blocks(target, kind, size, D, dtype, fmt, multi_bits, workspace, out, stride,
-                             counts);
-    /* w[n] = w[D - n]: past the middle, copy the element already computed
-     * (a distinct element: the caller refused self-overlapping strides). */
-    for (n = 0; n < size; n++) {
+    return f->first_stage == CRTRIG_STAGE_DOUBLE && crtrig_compute_format(f->dtype) != CRTRIG_FLOAT64 &&
+           f->D > 0;
+}
+
+/* Elements [lo, hi) of the fill, with one thread's workspace and counters.
+ * The element path copies w[n] = w[D - n] past the middle (a distinct
+ * element: the caller refused self-overlapping strides), so window_fill runs
+ * it on the elements up to the middle first, and on the mirrored ones only
+ * after all of those are written. */
+static int fill_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                      uint64_t lo, uint64_t hi)
+{
+    crtrig_dtype fmt = crtrig_compute_format(f->dtype);
+    uint64_t n, D = f->D;
+    if (uses_blocks(f))
+        return window_blocks(f->target, f->kind, lo, hi, D, f->dtype, fmt, f->multi_bits, workspace,
+                             f->out, f->stride, counts);
+    for (n = lo; n < hi; n++) {
         double v;
         int rc;
         if (D > 0 && 2 * n > D) {
-            memcpy(out + (ptrdiff_t)n * stride, out + (ptrdiff_t)(D - n) * stride, ELEMENT_SIZE[dtype]);
+            memcpy(f->out + (ptrdiff_t)n * f->stride, f->out + (ptrdiff_t)(D - n) * f->stride,
+                   ELEMENT_SIZE[f->dtype]);
             if (counts)
                 counts->mirrored++;
             continue;
         }
-        rc = window_element(kind, n, D, fmt, first_stage, multi_bits, workspace, counts, &v);
+        rc = window_element(f->kind, n, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
-        crtrig_store(dtype, v, out + (ptrdiff_t)n * stride);
+        crtrig_store(f->dtype, v, f->out + (ptrdiff_t)n * f->stride);
     }
     return CRTRIG_OK;
+}
+
+static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
+{
+    total->exact += part->exact;
+    total->by_stage[0] += part->by_stage[0];
+    total->by_stage[1] += part->by_stage[1];
+    total->by_stage[2] += part->by_stage[2];
+    total->multi_retries += part->multi_retries;
+    total->mirrored += part->mirrored;
+}
+
+/* One thread's share of a fill job (threads.h): the chunks it claims, with
+ * the workspace the caller allocated for it; its counters merged at the end. */
+static int fill_share(void *arg, int participant, crtrig_job *job)
+{
+    fill_call *f = (fill_call *)arg;
+    crtrig_stage_counts counts;
+    size_t lo, hi;
+    int rc = CRTRIG_OK;
+    memset(&counts, 0, sizeof counts);
+    while (rc == CRTRIG_OK && crtrig_job_next(job, &lo, &hi))
+        rc = fill_range(f, &f->workspaces[participant], f->counts ? &counts : NULL,
+                        f->first + lo, f->first + hi);
+    if (f->counts) {
+        crtrig_job_lock(job);
+        add_counts(f->counts, &counts);
+        crtrig_job_unlock(job);
+    }
+    return rc;
+}
+
+/* The whole fill, out of line: the floating-point work between the
+ * environment switches of crtrig_window_ex.  Arguments already checked,
+ * size > 0, a workspace allocated for each participant.  The element path
+ * runs as two jobs: the elements up to the middle, then their mirror images. */
+static CRTRIG_NOINLINE int window_fill(fill_call *f, int participants, uint64_t size)
+{
+    uint64_t middle;
+    int rc;
+    f->first = 0;
+    if (uses_blocks(f))
+        return crtrig_threads_run(participants, (size_t)size, BLOCK, fill_share, f);
+    middle = f->D == 0 || f->D / 2 + 1 >= size ? size : f->D / 2 + 1;  /* 2n <= D below it */
+    rc = crtrig_threads_run(participants, (size_t)middle, BLOCK, fill_share, f);
+    if (rc != CRTRIG_OK || middle == size)
+        return rc;
+    f->first = middle;
+    return crtrig_threads_run(participants, (size_t)(size - middle), BLOCK, fill_share, f);
+}
+
+/* A workspace for each participant, for every precision the Ziv loop can
+ * reach: with one participant *single (one allocation), else an array and
+ * one each (1 + participants allocations); all or none.  NULL when out of
+ * memory. */
+static mpfix_ctx *allocate_workspaces(int participants, mpfix_ctx *single)
+{
+    mpfix_ctx *all = single;
+    int i;
+    if (participants > 1) {
+        all = (mpfix_ctx *)crtrig_alloc((size_t)participants * sizeof *all);
+        if (!all)
+            return NULL;
+    }
+    for (i = 0; i < participants; i++) {
+        if (mpfix_ctx_init(&all[i], MULTI_MAX_BITS) != 0) {
+            while (i-- > 0)
+                mpfix_ctx_free(&all[i]);
+            if (all != single)
+                crtrig_free(all);
+            return NULL;
+        }
+    }
+    return all;
+}
+
+static void free_workspaces(mpfix_ctx *all, int participants, mpfix_ctx *single)
+{
+    int i;
+    for (i = 0; i < participants; i++)
+        mpfix_ctx_free(&all[i]);
+    if (all != single)
+        crtrig_free(all);
 }
 
 int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts)
 {
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
     const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
                                                             : crtrig_active_target();
-    mpfix_ctx workspace;
+    mpfix_ctx single;
+    fill_call f;
     crtrig_fpenv env;
     ptrdiff_t width;
-    int rc;
+    int participants, rc;
 
     if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
         size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target)
         return CRTRIG_EINVAL;
+    if ((uint64_t)size > (uint64_t)SIZE_MAX)
+        return CRTRIG_EINVAL;  /* more elements than the address space holds (32-bit) */
     width = (ptrdiff_t)ELEMENT_SIZE[dtype];
     if (size > 1 && stride > -width && stride < width)
         return CRTRIG_EINVAL;  /* elements overlapping each other */
     if (size == 0)
         return CRTRIG_OK;
-    /* Every precision the Ziv loop can reach, allocated before anything is
-     * written: a failure leaves out untouched. */
-    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+    f.target = target;
+    f.kind = kind;
+    f.D = periodic ? (uint64_t)size : (uint64_t)size - 1;
+    f.dtype = dtype;
+    f.first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    f.multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    f.out = out;
+    f.stride = stride;
+    f.counts = counts;
+    /* How many threads take part, then every workspace they can need, all
+     * allocated before anything is written: a failure leaves out untouched. */
+    participants = crtrig_threads_claim((size_t)size, BLOCK);
+    f.workspaces = allocate_workspaces(participants, &single);
+    if (!f.workspaces) {
+        crtrig_threads_release(participants);
         return CRTRIG_ENOMEM;
+    }
     crtrig_fpenv_enter(&env);
-    rc = window_fill(target, kind, (uint64_t)size, periodic ? (uint64_t)size : (uint64_t)size - 1,
-                     dtype, first_stage, multi_bits, &workspace, out, stride, counts);
+    rc = window_fill(&f, participants, (uint64_t)size);
     crtrig_fpenv_leave(&env, 0);
-    mpfix_ctx_free(&workspace);
+    free_workspaces(f.workspaces, participants, &single);
+    crtrig_threads_release(participants);
     return rc;
 }
 
