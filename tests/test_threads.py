@@ -441,8 +441,10 @@ def test_busy_pool_does_not_multiply_threads():
     workers (a caller that finds the pool busy works alone), and while the
     pool is busy, others still make progress."""
     code = """
-        import os, threading, numpy as np, crtrig
+        import os, threading, time, numpy as np, crtrig
         from crtrig import _core
+        tasks = lambda: len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else 0
+        baseline = tasks()  # the interpreter, and numpy's BLAS threads, if any
         crtrig.set_num_threads(3)
         x = np.linspace(-9, 9, 1 << 19, dtype=np.float32)
         want = crtrig.sin(x)
@@ -457,8 +459,11 @@ def test_busy_pool_does_not_multiply_threads():
         assert all(results) and len(results) == 40
         assert stats["workers"] == 2, stats
         assert 1 <= stats["parallel_jobs"] <= 41, stats
-        if os.path.isdir("/proc/self/task"):
-            assert len(os.listdir("/proc/self/task")) <= 1 + 2 + 2, os.listdir("/proc/self/task")
+        for _ in range(100):  # a joined thread may take a moment to leave /proc
+            if tasks() <= baseline + 2:
+                break
+            time.sleep(0.05)
+        assert tasks() == baseline + 2 or baseline == 0, (baseline, tasks())
         print("ok")
     """
     result = run_python(code)
