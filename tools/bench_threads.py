@@ -6,7 +6,7 @@
         crtrig.sin(x) and crtrig.hann_window(n) do): ns per element with 1 and
         N threads (default: crtrig's default count) and the speedup.
     python tools/bench_threads.py --sweep
-        The same calls at 2^10 .. 2^20 elements with the parallel threshold set
+        The same calls at 2^9 .. 2^20 elements with the parallel threshold set
         to 0 (a test hook): where splitting starts to pay, which is how the
         threshold (65536 elements) was chosen.
 
@@ -49,10 +49,10 @@ def main():
         _core._set_parallel_threshold(0)
         print(f"{'elements':>9} {'sin 1 us':>9} {'sin N us':>9} {'speedup':>7}   "
               f"{'hann 1 us':>9} {'hann N us':>9} {'speedup':>7}")
-        for e in range(10, 21):
+        for e in range(9, 21):
             n = 1 << e
             x = rng.uniform(-np.pi, np.pi, n).astype(np.float32)
-            repeat = max(args.repeat, (1 << 24) // n)
+            repeat = max(args.repeat, 30)
             s = best_pair(lambda: crtrig.sin(x), counts, repeat)
             w = best_pair(lambda: crtrig.hann_window(n), counts, repeat)
             print(f"{'2^%d' % e:>9} {s[1] * 1e6:9.1f} {s[args.threads] * 1e6:9.1f} {s[1] / s[args.threads]:7.2f}   "

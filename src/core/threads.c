@@ -12,11 +12,17 @@
  *               for, never stopped: between jobs they wait on `work`.
  *
  * A job: the caller (holding the pool: busy) posts it (job, job_workers,
- * pending, generation + 1) and wakes the workers; workers 0 .. job_workers - 1
- * each run their share once and decrement pending; the caller runs its own
- * share, then waits on `done` until pending is 0.  A worker remembers the
- * last generation it saw, so it takes part in each job exactly once: the next
- * job cannot be posted before every worker of this one has finished.
+ * open, generation + 1) and wakes the workers; the caller runs its own share,
+ * which ends when every chunk is claimed, then closes the job and waits on
+ * `done` until no worker is still in it (active == 0).  Workers 0 ..
+ * job_workers - 1 join the job if it is still open when they wake (active +
+ * 1), run their share, and leave (active - 1).  A worker that wakes after the
+ * close skips the job: the caller never waits for a thread that has not
+ * started, so when the other cores are busy a call costs little more than on
+ * one thread.  A worker remembers the last generation it saw, so it joins a
+ * job at most once; a job is never touched after its caller returns (the
+ * caller waited for every worker that joined, and no worker joins after the
+ * close).
  *
  * fork: the prepare handler takes pool_lock (held only briefly, never while
  * waiting), so no other thread is inside the pool's state at the fork; the
@@ -110,13 +116,14 @@ typedef struct worker {
 
 typedef struct pool {
     cond_var work;              /* signalled when a job is posted */
-    cond_var done;              /* signalled when pending reaches 0 */
+    cond_var done;              /* signalled when active reaches 0 after the close */
     int busy;                   /* a call holds the pool, from claim to release */
     int started;                /* workers running */
     unsigned long generation;   /* jobs posted so far */
     crtrig_job *job;            /* the job posted last */
-    int job_workers;            /* workers 0 .. job_workers - 1 take part in it */
-    int pending;                /* ... and have not finished their share */
+    int job_workers;            /* workers 0 .. job_workers - 1 may join it */
+    int open;                   /* workers may still join it */
+    int active;                 /* workers in it, not finished with their share */
     worker workers[CRTRIG_MAX_THREADS - 1];
 } pool;
 
@@ -140,9 +147,10 @@ static void worker_loop(worker *w)
         while (p->generation == seen)
             cond_wait(&p->work);
         seen = p->generation;
-        if (w->index >= p->job_workers)
-            continue;  /* this job needs fewer workers */
+        if (w->index >= p->job_workers || !p->open)
+            continue;  /* this job needs fewer workers, or is done already */
         job = p->job;
+        p->active++;
         worker_shares++;
         unlock_pool();
         crtrig_fpenv_enter(&env);  /* the environment is per thread */
@@ -150,7 +158,7 @@ static void worker_loop(worker *w)
         crtrig_fpenv_leave(&env, 0);
         lock_pool();
         record_error(job, rc);
-        if (--p->pending == 0)
+        if (--p->active == 0 && !p->open)
             cond_signal(&p->done);
     }
 }
@@ -312,15 +320,17 @@ int crtrig_threads_run(int participants, size_t count, size_t block, crtrig_job_
     p = the_pool;  /* claimed by this call: it exists and stays */
     p->job = &job;
     p->job_workers = participants - 1;
-    p->pending = participants - 1;
+    p->open = 1;
+    p->active = 0;
     p->generation++;
     parallel_jobs++;
     cond_broadcast(&p->work);
     unlock_pool();
-    rc = fn(ctx, 0, &job);
+    rc = fn(ctx, 0, &job);  /* returns once every chunk is claimed */
     lock_pool();
     record_error(&job, rc);
-    while (p->pending > 0)
+    p->open = 0;
+    while (p->active > 0)
         cond_wait(&p->done);
     p->job = NULL;
     rc = job.rc;

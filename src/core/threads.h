@@ -10,10 +10,12 @@
  * from many threads neither deadlock nor use more threads than callers plus
  * the pool.
  *
- * The call then runs its job with crtrig_threads_run: every participant (the
- * calling thread as participant 0, pool workers as 1 .. participants - 1)
- * runs fn once, and fn claims chunks of the item range with crtrig_job_next
- * until none is left.  Chunks are whole multiples of `block` items starting
+ * The call then runs its job with crtrig_threads_run: the calling thread
+ * (participant 0) and the pool workers (1 .. participants - 1) each run fn at
+ * most once, and fn claims chunks of the item range with crtrig_job_next
+ * until none is left.  The calling thread always runs it; a worker that wakes
+ * only after every chunk is claimed skips the job (so a call never waits for
+ * a thread that another process keeps off the CPU).  Chunks are whole multiples of `block` items starting
  * at multiples of `block`, so a block kernel sees exactly the blocks it would
  * see on one thread.  With one participant the job is one chunk, the whole
  * range, run on the calling thread: the serial path is the same code.
