@@ -153,9 +153,12 @@ class BuildExtWithFpFlags(build_ext):
     def build_extensions(self):
         check_compiler(self.compiler)
         if self.compiler.compiler_type == "msvc":
-            flags = ["/fp:precise", "/O2"]
+            flags, link_flags = ["/fp:precise", "/O2"], []
         else:
-            flags = ["-ffp-contract=off", "-fno-fast-math", "-O2", "-std=gnu99"]
+            # -pthread: the thread pool (src/core/threads.c) uses POSIX threads
+            # (in libpthread before glibc 2.34, e.g. manylinux_2_28).
+            flags = ["-ffp-contract=off", "-fno-fast-math", "-O2", "-std=gnu99", "-pthread"]
+            link_flags = ["-pthread"]
         if self.compiler.compiler_type == "msvc":
             debug_info = None  # nothing to strip (see debug_flags)
         else:
@@ -164,7 +167,7 @@ class BuildExtWithFpFlags(build_ext):
         flags += debug_compile  # after Python's CFLAGS (and their -g) on the command line
         for ext in self.extensions:
             ext.extra_compile_args = flags + list(ext.extra_compile_args or [])
-            ext.extra_link_args = debug_link + list(ext.extra_link_args or [])
+            ext.extra_link_args = link_flags + debug_link + list(ext.extra_link_args or [])
         super().build_extensions()
         self._crtrig_flags = flags + debug_link
         self._crtrig_debug_info = debug_info

@@ -8,7 +8,9 @@
  * round-to-nearest with flush-to-zero and denormals-are-zero off and all
  * exceptions masked, and restores the environment exactly (control bits and
  * exception flags) before it returns.  The only flag a call leaves raised is
- * FE_INVALID, for sin or cos of an infinity (see crtrig_trig_strided).
+ * FE_INVALID, for sin or cos of an infinity (see crtrig_trig_strided), in
+ * the calling thread also when pool threads did the work (each of them
+ * computes in the same environment, set and restored around its share).
  *
  * Functions marked "test hook" exist for crtrig's own tests.
  */
@@ -91,8 +93,10 @@ typedef struct crtrig_stage_counts {
  * the correctly rounded float32 value (NaN -> 0), as ONNX Cast does.
  * The elements must not overlap each other: |stride| >= the element size
  * when size > 1, else CRTRIG_EINVAL.  The multi-precision workspace is
- * allocated once, before anything is written, so CRTRIG_EINVAL and
- * CRTRIG_ENOMEM leave out untouched.  Returns CRTRIG_OK or an error code. */
+ * allocated once per thread taking part, before anything is written, so
+ * CRTRIG_EINVAL and CRTRIG_ENOMEM leave out untouched.  Large fills run on
+ * several threads (see crtrig_set_num_threads).  Returns CRTRIG_OK or an
+ * error code. */
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
                   crtrig_dtype dtype, char *out, ptrdiff_t stride);
 
@@ -118,9 +122,13 @@ int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crt
  * stride) or lag behind in (writing out[i] changes no in[j] with j > i): the
  * overlaps numpy hands to a ufunc loop without copying; then the result
  * equals the call on a copy of the input.
+ * Large calls run on several threads (see crtrig_set_num_threads), except
+ * when the output overlaps the input other than exactly in place (same
+ * pointer and stride) or itself: those run on the calling thread, in order.
  * The multi-precision workspace is allocated on the first element that needs
- * it (practically never), once per call; CRTRIG_ENOMEM if that fails (the
- * elements before it are written).  Returns CRTRIG_OK or an error code. */
+ * it (practically never), once per call and thread taking part; CRTRIG_ENOMEM
+ * if that fails (other elements may have been written: the ones before it
+ * on one thread, any on several).  Returns CRTRIG_OK or an error code. */
 typedef enum crtrig_trig_func { CRTRIG_SIN = 0, CRTRIG_COS = 1 } crtrig_trig_func;
 
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
@@ -215,6 +223,35 @@ int crtrig_fp_state_set(const crtrig_fp_state *state);
  * exactly as it was.  CRTRIG_EINVAL (fn not run) if *state cannot be set. */
 int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *), void *arg,
                         crtrig_fp_state *before, crtrig_fp_state *after, int *fn_result);
+
+/* Threads.  A call over many elements (a sin/cos loop of at least the
+ * parallel threshold, 65536 elements, whose output does not overlap its input
+ * other than exactly in place; a window fill of at least that size) is split
+ * over up to crtrig_get_num_threads() threads: the calling thread and a small
+ * pool of worker threads that the core starts on first need and keeps.  The
+ * split is in whole blocks of 256 elements and results do not depend on it
+ * (every result is correctly rounded).  While the pool works for one call,
+ * any other call runs on its own calling thread alone, without waiting, so
+ * concurrent callers neither deadlock nor multiply threads.  Workers never
+ * call back into the application.  After fork the child starts its own pool
+ * on its first large call.
+ *
+ * The thread count is process-wide, 1 (no worker threads) until set; the
+ * Python module sets it at import (CRTRIG_NUM_THREADS, else the CPUs
+ * available to the process).  crtrig_set_num_threads may be called from any
+ * thread at any time; a call in progress keeps the count it started with.
+ * Returns CRTRIG_OK, or CRTRIG_EINVAL (nothing changes) unless
+ * 1 <= n <= CRTRIG_MAX_THREADS. */
+#define CRTRIG_MAX_THREADS 1024
+int crtrig_set_num_threads(int n);
+int crtrig_get_num_threads(void);
+/* "pthreads" or "win32". */
+const char *crtrig_threads_method(void);
+/* Test hooks: set the parallel threshold to n >= 0 elements (n < 0: leave it)
+ * and return the value it had; the pool's workers started, jobs run on several
+ * threads and shares run by workers since the process started. */
+long crtrig_test_parallel_threshold(long n);
+void crtrig_test_pool_stats(long *workers, long *jobs, long *shares);
 
 /* Test hook: make the k-th allocation of the core from now fail (k = 1: the
  * next one); k <= 0 turns failures off.  Returns the previous countdown: k

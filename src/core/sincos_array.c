@@ -2,8 +2,12 @@
  * (float64's first pass is sincos64_pass.h; its method and bound are in sincos64_core.h).
  *
  * Calls go one way: entry point (here: arguments, target, floating-point
- * environment) -> dispatch (dispatch.c: the target's first pass) -> array
- * kernel (here) -> per-element stages (sincos.c) -> writers (fpformat.c).
+ * environment, how many threads: threads.h) -> dispatch (dispatch.c: the
+ * target's first pass) -> array kernel (here) -> per-element stages
+ * (sincos.c) -> writers (fpformat.c).  The pool runs the array kernel on
+ * chunks of whole blocks (BLOCK elements from the start of the array), each
+ * thread with its own task, so a block sees the same inputs however the
+ * call is split.
  *
  * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
  *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
@@ -51,6 +55,7 @@
 #include "fpenv.h"
 #include "fpformat.h"
 #include "sincos.h"
+#include "threads.h"
 
 enum { BLOCK = 256 };
 
@@ -145,24 +150,122 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     return CRTRIG_OK;
 }
 
-/* One call: validate, bracket the kernel with the floating-point environment
- * switch (once per call, never per element), raise FE_INVALID for an
- * infinite input only after the caller's environment is back, free the
- * workspace. */
+/* Bytes per element of a sin/cos dtype. */
+static size_t trig_element_size(crtrig_dtype dtype)
+{
+    return dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
+}
+
+/* The first and one-past-last byte that count elements of `size` bytes at p,
+ * stride bytes apart (any sign), occupy; as integers, as in ranges_overlap. */
+static void byte_span(const char *p, ptrdiff_t stride, size_t count, size_t size,
+                      uintptr_t *first, uintptr_t *end)
+{
+    uintptr_t base = (uintptr_t)p;
+    uintptr_t reach = (uintptr_t)(count - 1) * (uintptr_t)(stride < 0 ? -stride : stride);
+    *first = stride < 0 ? base - reach : base;
+    *end = (stride < 0 ? base : base + reach) + size;
+}
+
+/* Whether a call may be split among threads: its result must not depend on
+ * the order in which elements are done.  So out's elements must not overlap
+ * each other, and out must either be exactly in (same pointer and stride:
+ * element i is read and written by the one chunk that owns it) or share no
+ * byte with it.  Anything else runs on one thread, in order, which is what
+ * the contract in crtrig.h describes (count >= 2 here). */
+static int may_split(const char *in, ptrdiff_t in_stride, const char *out, ptrdiff_t out_stride,
+                     size_t count, size_t size)
+{
+    uintptr_t in_first, in_end, out_first, out_end;
+    if (out_stride > -(ptrdiff_t)size && out_stride < (ptrdiff_t)size)
+        return 0;
+    if (in == out && in_stride == out_stride)
+        return 1;
+    byte_span(in, in_stride, count, size, &in_first, &in_end);
+    byte_span(out, out_stride, count, size, &out_first, &out_end);
+    return in_end <= out_first || out_end <= in_first;
+}
+
+/* What one call shares among the threads that work on it. */
+typedef struct trig_call_state {
+    const crtrig_target *target;
+    const crtrig_eval_options *opt;
+    crtrig_trig_func func;
+    crtrig_dtype dtype;
+    const char *in;
+    ptrdiff_t in_stride;
+    char *out;
+    ptrdiff_t out_stride;
+    crtrig_stage_counts *counts;  /* the caller's counters, or NULL */
+    int saw_infinity;             /* OR of the participants' */
+} trig_call_state;
+
+static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
+{
+    total->exact += part->exact;
+    total->by_stage[0] += part->by_stage[0];
+    total->by_stage[1] += part->by_stage[1];
+    total->by_stage[2] += part->by_stage[2];
+    total->multi_retries += part->multi_retries;
+    total->mirrored += part->mirrored;
+}
+
+/* One thread's share of a call (threads.h): its own task (and so its own
+ * workspace, allocated on first need), the array kernel on each chunk it
+ * claims, then what the entry point needs merged into the call's state. */
+static int trig_share(void *arg, int participant, crtrig_job *job)
+{
+    trig_call_state *call = (trig_call_state *)arg;
+    crtrig_trig_task task;
+    crtrig_stage_counts counts;
+    size_t lo, hi;
+    int rc = CRTRIG_OK;
+    (void)participant;
+    memset(&counts, 0, sizeof counts);
+    crtrig_trig_task_init(&task, call->opt, call->counts ? &counts : NULL);
+    while (rc == CRTRIG_OK && crtrig_job_next(job, &lo, &hi))
+        rc = crtrig_sincos_array_with(call->target, &task, call->func, call->dtype,
+                                      call->in + (ptrdiff_t)lo * call->in_stride, call->in_stride,
+                                      call->out + (ptrdiff_t)lo * call->out_stride, call->out_stride,
+                                      hi - lo);
+    crtrig_trig_task_end(&task);
+    crtrig_job_lock(job);
+    call->saw_infinity |= task.saw_infinity;
+    if (call->counts)
+        add_counts(call->counts, &counts);
+    crtrig_job_unlock(job);
+    return rc;
+}
+
+/* One call: validate, decide how many threads may take part, bracket the
+ * work with the floating-point environment switch (once per call in this
+ * thread; each worker brackets its own share), raise FE_INVALID for an
+ * infinite input only after the caller's environment is back. */
 static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
                      const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
                      size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts)
 {
-    crtrig_trig_task task;
+    trig_call_state call;
     crtrig_fpenv env;
-    int rc;
+    int participants = 1, rc;
     if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
-    crtrig_trig_task_init(&task, opt, counts);
+    call.target = target;
+    call.opt = opt;
+    call.func = func;
+    call.dtype = dtype;
+    call.in = in;
+    call.in_stride = in_stride;
+    call.out = out;
+    call.out_stride = out_stride;
+    call.counts = counts;
+    call.saw_infinity = 0;
+    if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
+        participants = crtrig_threads_claim(count, BLOCK);
     crtrig_fpenv_enter(&env);
-    rc = crtrig_sincos_array_with(target, &task, func, dtype, in, in_stride, out, out_stride, count);
-    crtrig_fpenv_leave(&env, task.saw_infinity);
-    crtrig_trig_task_end(&task);
+    rc = crtrig_threads_run(participants, count, BLOCK, trig_share, &call);
+    crtrig_fpenv_leave(&env, call.saw_infinity);
+    crtrig_threads_release(participants);
     return rc;
 }
 

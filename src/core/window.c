@@ -38,8 +38,18 @@
  * for the largest precision the loop can reach before it writes anything
  * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
  * between one fpenv.h switch and its restore.
+ *
+ * Threads (threads.h): a fill asks the pool how many threads take part and
+ * allocates a multi-precision workspace for each before anything is written;
+ * each worker switches its own floating-point environment around its share.
+ * A whole fill is split over the folded phases r = 0 .. D/2 (each chunk
+ * computes its phases once and stores them at n = r and n = D - r); a range
+ * (crtrig_window_range) over its elements.  Every element depends
+ * only on n, D and the table (built once per call, for every phase, before
+ * the split), so the split changes no bit.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
@@ -51,6 +61,8 @@
 #include "sincos.h"
 #include "dispatch.h"
 #include "window_table.h"
+#include "threads.h"
+#include "alloc.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
@@ -275,7 +287,11 @@ typedef struct fill_call {
     int first_stage, multi_bits;
     char *out;
     ptrdiff_t stride;
-    crtrig_sinpi_table table;  /* when uses_table */
+    crtrig_sinpi_table table;     /* when uses_table */
+    mpfix_ctx *workspaces;        /* one per participant, allocated before the fill */
+    crtrig_stage_counts *counts;  /* the caller's counters, or NULL */
+    uint64_t first;               /* the element (or phase) of item 0 of the job */
+    int by_phase;                 /* the job's items are phases (phase_range), else elements */
 } fill_call;
 
 /* Normal operation (1 <= D <= 2^52): the table pass.  The test hooks that
@@ -549,13 +565,119 @@ static int fill_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_cou
     return CRTRIG_OK;
 }
 
+/* The phases [r_lo, r_hi) of a whole fill (2 r <= D, D >= 1): each computed
+ * once and stored at n = r and, where 2 r < D and n = D - r names an element
+ * (D - r <= size - 1), at n = D - r.  Through the table pass, or element by
+ * element (the test hooks that start at a later stage, D beyond the table). */
+static int phase_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
+                       uint64_t r_lo, uint64_t r_hi, uint64_t size)
+{
+    const uint64_t D = f->D;
+    const uint64_t m_start = D + 1 - size;       /* D - r <= size - 1 (D >= size - 1) */
+    const uint64_t m_end = D - (D / 2 + 1) + 1;  /* D - r >= D/2 + 1, i.e. 2 (D - r) > D */
+    const crtrig_dtype fmt = crtrig_compute_format(f->dtype);
+    uint64_t m_lo = r_lo > m_start ? r_lo : m_start, m_hi = r_hi < m_end ? r_hi : m_end, r;
+    if (m_lo >= m_hi)
+        m_lo = m_hi = 0;
+    if (uses_table(f))
+        return table_phases(f, workspace, counts, r_lo, r_hi, r_lo, r_hi, m_lo, m_hi);
+    for (r = r_lo; r < r_hi; r++) {
+        double v;
+        int rc = window_element(f->kind, r, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
+        if (rc != CRTRIG_OK)
+            return rc;
+        crtrig_store(f->dtype, v, f->out + (ptrdiff_t)r * f->stride);
+        if (m_lo <= r && r < m_hi) {
+            memcpy(f->out + (ptrdiff_t)(D - r) * f->stride, f->out + (ptrdiff_t)r * f->stride,
+                   ELEMENT_SIZE[f->dtype]);
+            if (counts)
+                counts->mirrored++;
+        }
+    }
+    return CRTRIG_OK;
+}
+
+static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
+{
+    total->exact += part->exact;
+    total->by_stage[0] += part->by_stage[0];
+    total->by_stage[1] += part->by_stage[1];
+    total->by_stage[2] += part->by_stage[2];
+    total->multi_retries += part->multi_retries;
+    total->mirrored += part->mirrored;
+}
+
+/* One thread's share of a fill job (threads.h): the chunks it claims, with
+ * the workspace the caller allocated for it; its counters merged at the end. */
+static int fill_share(void *arg, int participant, crtrig_job *job)
+{
+    fill_call *f = (fill_call *)arg;
+    crtrig_stage_counts counts;
+    size_t lo, hi;
+    int rc = CRTRIG_OK;
+    memset(&counts, 0, sizeof counts);
+    while (rc == CRTRIG_OK && crtrig_job_next(job, &lo, &hi)) {
+        crtrig_stage_counts *c = f->counts ? &counts : NULL;
+        if (f->by_phase)
+            rc = phase_range(f, &f->workspaces[participant], c, lo, hi, f->first);
+        else
+            rc = fill_range(f, &f->workspaces[participant], c, f->first + lo, f->first + hi);
+    }
+    if (f->counts) {
+        crtrig_job_lock(job);
+        add_counts(f->counts, &counts);
+        crtrig_job_unlock(job);
+    }
+    return rc;
+}
+
 /* The elements [lo, hi) of a fill, out of line: the floating-point work between
  * the environment switches of window_call.  Arguments already checked, the
- * workspace (and the table) allocated. */
-static CRTRIG_NOINLINE int window_fill(fill_call *f, mpfix_ctx *workspace, crtrig_stage_counts *counts,
-                                       uint64_t lo, uint64_t hi)
+ * workspaces (and the table) allocated.  A whole fill (D >= 1) is a job over
+ * the phases 0 .. D/2 (f->first holds the size), a range over its elements. */
+static CRTRIG_NOINLINE int window_fill(fill_call *f, int participants, uint64_t lo, uint64_t hi,
+                                       uint64_t size)
 {
-    return fill_range(f, workspace, counts, lo, hi);
+    if (f->by_phase) {
+        f->first = size;
+        return crtrig_threads_run(participants, (size_t)(f->D / 2 + 1), BLOCK, fill_share, f);
+    }
+    f->first = lo;
+    return crtrig_threads_run(participants, (size_t)(hi - lo), BLOCK, fill_share, f);
+}
+
+/* A workspace for each participant, for every precision the Ziv loop can
+ * reach: with one participant *single (one allocation), else an array and
+ * one each (1 + participants allocations); all or none.  NULL when out of
+ * memory. */
+static mpfix_ctx *allocate_workspaces(int participants, mpfix_ctx *single)
+{
+    mpfix_ctx *all = single;
+    int i;
+    if (participants > 1) {
+        all = (mpfix_ctx *)crtrig_alloc((size_t)participants * sizeof *all);
+        if (!all)
+            return NULL;
+    }
+    for (i = 0; i < participants; i++) {
+        if (mpfix_ctx_init(&all[i], MULTI_MAX_BITS) != 0) {
+            while (i-- > 0)
+                mpfix_ctx_free(&all[i]);
+            if (all != single)
+                crtrig_free(all);
+            return NULL;
+        }
+    }
+    return all;
+}
+
+static void free_workspaces(mpfix_ctx *all, int participants, mpfix_ctx *single)
+{
+    int i;
+    for (i = 0; i < participants; i++)
+        mpfix_ctx_free(&all[i]);
+    if (all != single)
+        crtrig_free(all);
 }
 
 /* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
@@ -565,15 +687,17 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
 {
     const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
                                                             : crtrig_active_target();
-    mpfix_ctx workspace;
+    mpfix_ctx single;
     fill_call f;
     crtrig_fpenv env;
     ptrdiff_t width;
-    int rc, table = 0;
+    int rc, table = 0, participants;
 
     if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
         size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target || lo > hi || hi > (uint64_t)size)
         return CRTRIG_EINVAL;
+    if ((uint64_t)size > (uint64_t)SIZE_MAX)
+        return CRTRIG_EINVAL;  /* more elements than the address space holds (32-bit) */
     width = (ptrdiff_t)ELEMENT_SIZE[dtype];
     if (size > 1 && stride > -width && stride < width)
         return CRTRIG_EINVAL;  /* elements overlapping each other */
@@ -588,22 +712,31 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
     f.out = out;
     f.stride = stride;
     f.table.memory = NULL;
-    /* Every precision the Ziv loop can reach, and the table, allocated before
+    f.counts = counts;
+    f.by_phase = f.D >= 1 && lo == 0 && hi == (uint64_t)size;  /* a whole fill: a job over its phases */
+    /* How many threads take part (decided by the element count, as for sin/cos,
+     * whether the job's items are elements or the half as many phases), then
+     * every workspace they can need and the table, all allocated before
      * anything is written: a failure leaves out untouched. */
-    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+    participants = crtrig_threads_claim((size_t)(hi - lo), BLOCK);
+    f.workspaces = allocate_workspaces(participants, &single);
+    if (!f.workspaces) {
+        crtrig_threads_release(participants);
         return CRTRIG_ENOMEM;
+    }
     crtrig_fpenv_enter(&env);
     rc = CRTRIG_OK;
-    if (uses_table(&f)) {  /* every phase of the window, as a fill split over threads shares it */
+    if (uses_table(&f)) {  /* every phase of the window, whatever the range, so any split gives the same bits */
         rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
         table = rc == CRTRIG_OK;
     }
     if (rc == CRTRIG_OK)
-        rc = window_fill(&f, &workspace, counts, lo, hi);
+        rc = window_fill(&f, participants, lo, hi, (uint64_t)size);
     crtrig_fpenv_leave(&env, 0);
     if (table)
         crtrig_sinpi_table_free(&f.table);
-    mpfix_ctx_free(&workspace);
+    free_workspaces(f.workspaces, participants, &single);
+    crtrig_threads_release(participants);
     return rc;
 }
 

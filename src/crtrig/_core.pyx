@@ -83,6 +83,12 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,
                                         double *s_hi, double *s_lo, double *c_hi, double *c_lo)
     int crtrig_sinpi_ratio_dd_value(int use_cos, uint64_t a, uint64_t b, double *hi, double *lo)
+    int crtrig_set_num_threads(int n)
+    int crtrig_get_num_threads()
+    const char *crtrig_threads_method()
+    long crtrig_test_parallel_threshold(long n)
+    void crtrig_test_pool_stats(long *workers, long *jobs, long *shares)
+    int CRTRIG_MAX_THREADS
     int CRTRIG_OK, CRTRIG_EINVAL, CRTRIG_ENOMEM, CRTRIG_ENOCONV
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
@@ -169,6 +175,56 @@ def _choose_simd_target():
 SIMD_TARGET = _choose_simd_target()
 FPENV_METHOD = crtrig_fpenv_method().decode()
 STAGES = ("double", "double-double", "multi-precision")
+
+
+# ---------------------------------------------------------------------------
+# Threads (the count is chosen and checked in crtrig/_threads.py)
+# ---------------------------------------------------------------------------
+
+MAX_THREADS = CRTRIG_MAX_THREADS
+THREADS_METHOD = crtrig_threads_method().decode()
+_thread_choice = ("default", "")
+
+
+def _set_num_threads(int n, str chosen_by, str detail=""):
+    """Set the process-wide thread count of the C core (1 .. MAX_THREADS) and
+    record how it was chosen, for thread_config()."""
+    global _thread_choice
+    if crtrig_set_num_threads(n) != CRTRIG_OK:
+        raise ValueError(f"crtrig: the thread count must be from 1 to {MAX_THREADS}; got {n}")
+    _thread_choice = (chosen_by, detail)
+
+
+def get_num_threads():
+    """The process-wide thread count of the C core."""
+    return crtrig_get_num_threads()
+
+
+def thread_config():
+    """For crtrig.show_config(): the thread count, how it was chosen
+    ("default", "CRTRIG_NUM_THREADS" or "set_num_threads") with a detail
+    (e.g. how many CPUs were found, and how), the largest count accepted, the
+    parallel threshold in elements, and the threading API ("pthreads", "win32")."""
+    return {"num_threads": crtrig_get_num_threads(), "chosen_by": _thread_choice[0],
+            "detail": _thread_choice[1], "max_threads": MAX_THREADS,
+            "parallel_threshold": crtrig_test_parallel_threshold(-1), "method": THREADS_METHOD}
+
+
+def _set_parallel_threshold(long n):
+    """Test hook: calls over at least n elements (n >= 0) use the thread pool;
+    returns the previous threshold."""
+    if n < 0:
+        raise ValueError("the threshold must be >= 0")
+    return crtrig_test_parallel_threshold(n)
+
+
+def pool_stats():
+    """Test hook: the pool's workers started in this process, the jobs run on
+    several threads and the shares run by workers since the process started
+    (a forked child starts with the parent's job counts and no workers)."""
+    cdef long workers = 0, jobs = 0, shares = 0
+    crtrig_test_pool_stats(&workers, &jobs, &shares)
+    return {"workers": workers, "parallel_jobs": jobs, "worker_shares": shares}
 
 
 cdef int _check(int rc) except -1:

@@ -77,7 +77,8 @@ always with one line on stderr.
 
 Work is split into chunks (2^22 inputs for float32 with the oracle, 2^12 on
 the exact path, up to 2^16 for float64) run by ``--jobs``
-processes (default: os.cpu_count()); chunks are visited in a spread-out order
+processes (default: os.cpu_count()), each with crtrig's own thread pool off
+(one thread: the processes already use the CPUs); chunks are visited in a spread-out order
 so that the rate, and hence the ETA, is representative early on.  A sample is
 drawn block by block in the workers (block b of SAMPLE_BLOCK inputs from the
 seed sequence [S, b]), so memory stays bounded whatever N, and the sample
@@ -738,6 +739,14 @@ def run(args) -> int:
     return 1 if any_wrong else 0
 
 
+def single_threaded_worker() -> None:
+    """Worker-process initializer: the jobs are already one process per CPU, so
+    crtrig's own thread pool stays unused in each (crtrig.set_num_threads(1))."""
+    from . import set_num_threads
+
+    set_num_threads(1)
+
+
 def _run_chunks(chunks: list[Chunk], args) -> tuple[Tally, float]:
     total = sum(chunk.size() for chunk in chunks)
     jobs = max(1, min(args.jobs, len(chunks)))
@@ -749,7 +758,7 @@ def _run_chunks(chunks: list[Chunk], args) -> tuple[Tally, float]:
             tally.add(run_chunk(chunk))
             progress.update(tally.inputs)
     else:
-        with multiprocessing.get_context().Pool(jobs) as pool:
+        with multiprocessing.get_context().Pool(jobs, initializer=single_threaded_worker) as pool:
             for chunk_tally in pool.imap_unordered(run_chunk, chunks):
                 tally.add(chunk_tally)
                 progress.update(tally.inputs)

@@ -1,0 +1,189 @@
+"""How many threads crtrig's C core uses: ``crtrig.set_num_threads``,
+``crtrig.get_num_threads`` and the environment variable ``CRTRIG_NUM_THREADS``.
+
+Large calls (sin/cos loops and window fills of at least 65536 elements) are
+split over a small pool of threads in the C core (src/core/threads.c).  The
+count is process-wide, like OpenBLAS's and MKL's: one setting for every
+thread of the process, safe to change from any thread at any time (a call in
+progress keeps the count it started with).
+
+At import the count is ``CRTRIG_NUM_THREADS`` when that is set and not
+empty, else the CPUs available to this process: the CPUs in its affinity mask
+(``os.sched_getaffinity``, where it exists; else ``os.cpu_count()``), fewer
+if a cgroup CPU quota says so (cgroup v2 ``cpu.max``, v1
+``cpu.cfs_quota_us``/``cpu.cfs_period_us``, rounded up).
+"""
+from __future__ import annotations
+
+import math
+import operator
+import os
+
+from . import _core
+
+MAX_THREADS = _core.MAX_THREADS
+ENVIRONMENT_VARIABLE = "CRTRIG_NUM_THREADS"
+_ACCEPTED = f"a whole number from 1 to {MAX_THREADS}, in decimal digits"
+
+
+def set_num_threads(n):
+    """Use up to ``n`` threads (1 to 1024) for large calls, in this whole process.
+
+    1 means no threads besides the caller's.  The setting is process-wide and
+    may be changed from any thread at any time; results never depend on it.
+    A bool, float, str or other non-integer is a TypeError; 0, a negative
+    number or one above 1024 is a ValueError.
+    """
+    if isinstance(n, bool) or type(n).__name__ == "bool_":  # bool and numpy.bool_ are not counts
+        raise TypeError(f"crtrig.set_num_threads: n must be an int from 1 to {MAX_THREADS}; "
+                        f"got {type(n).__name__}")
+    try:
+        count = operator.index(n)
+    except TypeError:
+        raise TypeError(f"crtrig.set_num_threads: n must be an int from 1 to {MAX_THREADS}; "
+                        f"got {type(n).__name__}") from None
+    if not 1 <= count <= MAX_THREADS:
+        raise ValueError(f"crtrig.set_num_threads: n must be from 1 to {MAX_THREADS}; got {count}")
+    _core._set_num_threads(count, "set_num_threads")
+
+
+def get_num_threads() -> int:
+    """The most threads a large call uses (process-wide; 1: no threads)."""
+    return _core.get_num_threads()
+
+
+# ---------------------------------------------------------------------------
+# The default: CPUs available to the process
+# ---------------------------------------------------------------------------
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _quota(quota: int, period: int) -> int | None:
+    """CPUs of a quota (rounded up), or None for no limit."""
+    if quota <= 0 or period <= 0:
+        return None
+    return max(1, math.ceil(quota / period))
+
+
+def _cgroup_v2_limit(base: str, path: str) -> int | None:
+    """The smallest cpu.max limit of the cgroup at base + path and its ancestors
+    up to base (a cgroup namespace's root is base itself)."""
+    limits = []
+    directory = os.path.normpath(base + "/" + path.strip("/"))
+    base = os.path.normpath(base)
+    while True:
+        text = _read(os.path.join(directory, "cpu.max"))
+        if text is not None:
+            fields = text.split()
+            if len(fields) == 2 and fields[0] != "max":
+                try:
+                    limit = _quota(int(fields[0]), int(fields[1]))
+                except ValueError:
+                    limit = None
+                if limit is not None:
+                    limits.append(limit)
+        if directory == base or len(directory) <= len(base):
+            break
+        directory = os.path.dirname(directory)
+    return min(limits) if limits else None
+
+
+def _cgroup_v1_limit(base: str, path: str) -> int | None:
+    """cpu.cfs_quota_us / cpu.cfs_period_us of the cgroup at base + path, or at
+    base when that path is not mounted there (a container's own view)."""
+    for directory in (os.path.normpath(base + "/" + path.strip("/")), base):
+        quota, period = (_read(os.path.join(directory, name))
+                         for name in ("cpu.cfs_quota_us", "cpu.cfs_period_us"))
+        if quota is not None and period is not None:
+            try:
+                return _quota(int(quota), int(period))
+            except ValueError:
+                return None
+    return None
+
+
+def cgroup_cpu_limit(root: str = "/") -> tuple[int, str] | None:
+    """(CPUs, which file said so) of this process's cgroup CPU quota, rounded up,
+    or None when there is none (or no cgroup information).  `root` is the file
+    system root to read /proc/self/cgroup and /sys/fs/cgroup under (tests)."""
+    text = _read(os.path.join(root, "proc/self/cgroup"))
+    if text is None:
+        return None
+    cgroup_root = os.path.join(root, "sys/fs/cgroup")
+    found = []
+    for line in text.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        hierarchy, controllers, path = parts
+        if hierarchy == "0" and controllers == "":
+            for base in (cgroup_root, os.path.join(cgroup_root, "unified")):
+                limit = _cgroup_v2_limit(base, path)
+                if limit is not None:
+                    found.append((limit, "cgroup v2 cpu.max"))
+        elif "cpu" in controllers.split(","):
+            for mount in ("cpu,cpuacct", "cpuacct,cpu", "cpu"):
+                limit = _cgroup_v1_limit(os.path.join(cgroup_root, mount), path)
+                if limit is not None:
+                    found.append((limit, "cgroup v1 cpu.cfs_quota_us"))
+                    break
+    return min(found) if found else None
+
+
+def available_cpus() -> tuple[int, str]:
+    """(CPUs this process may use, how that was found), at least 1."""
+    if hasattr(os, "sched_getaffinity"):
+        count, how = len(os.sched_getaffinity(0)), "sched_getaffinity"
+    else:
+        count, how = os.cpu_count() or 1, "os.cpu_count"
+    limit = cgroup_cpu_limit()
+    if limit is not None and limit[0] < count:
+        count, how = limit[0], f"{limit[1]}; {count} by {how}"
+    return max(1, count), how
+
+
+# ---------------------------------------------------------------------------
+# At import
+# ---------------------------------------------------------------------------
+
+
+def threads_from_environment(raw) -> int | None:
+    """The thread count that the value `raw` of CRTRIG_NUM_THREADS (bytes or str,
+    or None when unset) asks for: None for the default (unset or empty), else
+    the count.  RuntimeError for anything but a whole number from 1 to
+    MAX_THREADS in ASCII decimal digits."""
+    if raw is None or len(raw) == 0:
+        return None
+    text = raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else raw
+    shown = repr(raw)[1:] if isinstance(raw, bytes) else repr(raw)  # '\xff...' for raw bytes
+    if not (text.isascii() and text.isdigit()):
+        raise RuntimeError(f"crtrig: {ENVIRONMENT_VARIABLE}={shown} is not a thread count "
+                           f"(accepted: {_ACCEPTED}; empty or unset: the CPUs available)")
+    count = int(text)
+    if not 1 <= count <= MAX_THREADS:
+        raise RuntimeError(f"crtrig: {ENVIRONMENT_VARIABLE}={shown} is out of range "
+                           f"(accepted: {_ACCEPTED}; empty or unset: the CPUs available)")
+    return count
+
+
+def _configure() -> None:
+    environb = getattr(os, "environb", None)  # POSIX: the bytes as set, whatever their encoding
+    raw = (environb.get(ENVIRONMENT_VARIABLE.encode()) if environb is not None
+           else os.environ.get(ENVIRONMENT_VARIABLE))
+    count = threads_from_environment(raw)
+    if count is not None:
+        _core._set_num_threads(count, ENVIRONMENT_VARIABLE)
+        return
+    cpus, how = available_cpus()
+    count = min(cpus, MAX_THREADS)
+    _core._set_num_threads(count, "default", f"{cpus} CPUs available ({how})")
+
+
+_configure()
