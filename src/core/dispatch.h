@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
-                                      unsigned char *undecided);
+/* A sin/cos first pass: out[i] and undecided[i] for count contiguous elements;
+ * returns nonzero iff some undecided[i] is nonzero. */
+typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
+                                     unsigned char *undecided);
 
 typedef void (*crtrig_window_pass_fn)(int kind, double first, double D, size_t count,
                                       char *out, unsigned char *undecided);
@@ -42,13 +44,13 @@ const crtrig_target *crtrig_active_target(void);
 const crtrig_target *crtrig_target_at(int i);
 
 #define CRTRIG_DECLARE_PASSES(suffix)                                                          \
-    void crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    void crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    int crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     void crtrig_window_pass_float32_##suffix(int, double, double, size_t, char *, unsigned char *);  \
     void crtrig_window_pass_bfloat16_##suffix(int, double, double, size_t, char *, unsigned char *); \
     void crtrig_window_pass_float16_##suffix(int, double, double, size_t, char *, unsigned char *);  \
-    void crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    int crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     void crtrig_window_pass_float64_##suffix(int, double, double, size_t, char *, unsigned char *);  \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
     int crtrig_window64_pass_value_##suffix(int, double, double, double *, double *, double *);

@@ -112,6 +112,7 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
         char *dst = out + (ptrdiff_t)start * out_stride;
         const char *block_in = src;
         char *block_out = out_stride == size ? dst : out_copy;
+        int any_undecided;
         if (in_stride != size) {
             for (i = 0; i < n; i++)
                 memcpy(in_copy + size * (ptrdiff_t)i, src + (ptrdiff_t)i * in_stride, (size_t)size);
@@ -121,11 +122,12 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             block_in = in_copy;
         }
         if (run_first_pass) {
-            first_pass((int)func, block_in, block_out, n, undecided);
+            any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
         } else {  /* test hook: every element through the stages from first_stage */
             memset(undecided, 1, n);
+            any_undecided = 1;
         }
-        for (i = 0; i < n; i++) {
+        for (i = 0; any_undecided && i < n; i++) {
             if (undecided[i]) {
                 int stage = undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : task->first_stage;
                 int rc = decide_element(task, (int)func, dtype, stage,
