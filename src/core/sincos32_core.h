@@ -169,16 +169,29 @@ KD_INLINE double sc32_value_small(double x, int is_cos)
     return sc32_eval(t, sc32_to_bits(sh) << 63);
 }
 
-/* f(x) for any ordinary x (large reduction); is_cos a constant. */
+/* f(x) for any ordinary x (the large reduction, sincos32_core.h's header); is_cos a
+ * constant.  The rows CRTRIG_SC64_ROWS and the steps up to c are those of
+ * sincos64_core.h's sc64_reduce_large, without the parts below 2^-78. */
 KD_INLINE double sc32_value_large(double x, int is_cos)
 {
-    double sh0, sh1, y_h, y_rest, kf, w, sh, nd, t;
-    sc64_reduce_large_turns(x, &sh0, &sh1, &y_h, &y_rest);
-    kf = (sh0 - SC32_SHIFTER) + (sh1 - SC32_SHIFTER);
-    w = kf * 0x1p-7 + (is_cos ? 0.5 : 0.0);
-    sh = (w + y_h * 0x1p-7) + SC32_SHIFTER;
-    nd = sh - SC32_SHIFTER;
-    t = ((w - nd) + y_h * 0x1p-7) + y_rest * 0x1p-7;
+    uint64_t xb = sc32_to_bits(x);
+    uint64_t row = (((xb >> 52) & 0x7ffu) - 996u) >> 4;  /* (E + 27) >> 4 */
+    uint64_t e0_biased = 996u + 16u * row;                /* E0 + 1023 */
+    double xs = sc32_from_bits(xb - ((e0_biased - 1075u) << 52));  /* x' = x 2^(52 - E0) */
+    kdd_t p0 = kd_two_prod(xs, CRTRIG_SC64_ROWS[row][0]);  /* array indexing: gathers */
+    kdd_t p1 = kd_two_prod(xs, CRTRIG_SC64_ROWS[row][1]);
+    double p2 = xs * CRTRIG_SC64_ROWS[row][2];
+    double sh0 = p0.lo + SC32_SHIFTER;
+    double a = p0.lo - (sh0 - SC32_SHIFTER);
+    kdd_t s = kd_two_sum(a, p1.hi);
+    double sh1 = s.hi + SC32_SHIFTER;
+    double c = s.hi - (sh1 - SC32_SHIFTER);
+    double rest = s.lo + (p1.lo + p2);
+    double kf = (sh0 - SC32_SHIFTER) + (sh1 - SC32_SHIFTER);
+    double w = kf * 0x1p-7 + (is_cos ? 0.5 : 0.0);
+    double sh = (w + c * 0x1p-7) + SC32_SHIFTER;
+    double nd = sh - SC32_SHIFTER;
+    double t = ((w - nd) + c * 0x1p-7) + rest * 0x1p-7;
     return sc32_eval(t, sc32_to_bits(sh) << 63);
 }
 
@@ -195,6 +208,16 @@ KD_INLINE uint32_t sc32_undecided(double y, unsigned dropped)
     uint64_t v = sc32_to_bits(y) + ((uint64_t)1 << (dropped - 1u)) + ((uint64_t)1 << (w - 1u));
     uint32_t field = (uint32_t)(v >> w) & (uint32_t)(((uint64_t)1 << (dropped - w)) - 1u);
     return field == 0;
+}
+
+/* The same test in 64-bit lanes, without a comparison (SSE2 has no 64-bit compare):
+ * 1 exactly when bits w .. D-1 of v are all zero. */
+KD_INLINE uint64_t sc32_undecided64(double y, unsigned dropped)
+{
+    const unsigned w = dropped > 44u ? 13u : 12u;
+    uint64_t v = sc32_to_bits(y) + ((uint64_t)1 << (dropped - 1u)) + ((uint64_t)1 << (w - 1u));
+    uint64_t field = v & ((((uint64_t)1 << (dropped - w)) - 1u) << w);
+    return (field - 1u) >> 63;
 }
 
 #endif

@@ -159,13 +159,7 @@ KD_INLINE kdd_t sc64_turns_to_radians(double y_h, double y_rest)
  * |r_h + r_l - r*| <= (pi/128)(2^-129.5 + e^2 |y_h|) + 2^-103.3 |r_h| + 0.11 e 2^-78.4
  *   <= 2^-103 |r_h| + 2^-133.8.  The callers use delta = 2^-102 |r_h| + 2^-133.
  */
-/* The reduction in turns of pi/128, before sc64_turns_to_radians: *y_h + *y_rest as Y
- * above, and the shifted values sh0 = 1.5 2^52 + k0, sh1 = 1.5 2^52 + k1 (so k = k0 + k1:
- * (sh0 - 1.5 2^52) + (sh1 - 1.5 2^52) is exact, |k0| <= 2^24, |k1| <= 2^25 + 1, and the
- * low bits of bits(sh0) + bits(sh1) hold k in two's complement).  The float32 first
- * passes (sincos32_core.h) use this part alone. */
-KD_INLINE void sc64_reduce_large_turns(double x, double *sh0_out, double *sh1_out, double *y_h,
-                                       double *y_rest)
+KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
 {
     uint64_t xb = sc64_to_bits(x);
     uint64_t biased = (xb >> 52) & 0x7ffu;
@@ -185,18 +179,9 @@ KD_INLINE void sc64_reduce_large_turns(double x, double *sh0_out, double *sh1_ou
     kdd_t d = kd_two_sum(p1.lo, p2.hi);
     kdd_t m = kd_two_sum(s.lo, d.hi);
     kdd_t y = kd_two_sum(cfrac, m.hi);
-    *y_rest = y.lo + (m.lo + (d.lo + p3));
-    *y_h = y.hi;
-    *sh0_out = sh0;
-    *sh1_out = sh1;
-}
-
-KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
-{
-    double sh0, sh1, y_h, y_rest;
-    sc64_reduce_large_turns(x, &sh0, &sh1, &y_h, &y_rest);
+    double y_rest = y.lo + (m.lo + (d.lo + p3));
     *kbits = sc64_to_bits(sh0) + sc64_to_bits(sh1);
-    return sc64_turns_to_radians(y_h, y_rest);
+    return sc64_turns_to_radians(y.hi, y_rest);
 }
 
 /* ------------------------------------------------------------------------ */

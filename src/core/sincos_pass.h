@@ -49,10 +49,13 @@ KD_INLINE double sc32_value(double x, int is_cos, int mode)
     return mode == SC32_LARGE ? sc32_value_large(x, is_cos) : sc32_value_small(x, is_cos);
 }
 
-/* One float32 lane (w: the input's bits): the output bits, and *flag. */
-KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint32_t *flag)
+/* One float32 lane (w: the input's bits): the output bits, and *undecided = 1 when
+ * the rounding test fails on y (for lanes that are not ordinary, y of x = 1).
+ *   CLEAN: the lane is ordinary and below 2^24 (the caller checks);
+ *   SMALL: the chunk has no finite |x| >= 2^24; LARGE: any lane. */
+KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint64_t *undecided)
 {
-    uint32_t a = w & SC32_ABS32, wx = w, ordinary = 1u, tiny, special, ob, undecided;
+    uint32_t a = w & SC32_ABS32, wx = w, ordinary, tiny, special, ob;
     float xf, yf;
     double y;
     if (mode != SC32_CLEAN) {
@@ -63,31 +66,59 @@ KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint32_t 
     y = sc32_value((double)xf, is_cos, mode);
     yf = (float)y;
     memcpy(&ob, &yf, sizeof ob);
-    undecided = sc32_undecided(y, 29);
-    if (mode == SC32_CLEAN) {
-        *flag = undecided << 1;
+    *undecided = sc32_undecided64(y, 29);
+    if (mode == SC32_CLEAN)
         return ob;
-    }
     tiny = a < SC32_TINY32;
     special = a >= SC32_INF32;
-    *flag = ((undecided << 1) & (0u - ordinary)) | special;
     return (ob & (0u - ordinary)) | ((is_cos ? SC32_ONE32 : w) & (0u - tiny)) | (w & (0u - special));
 }
 
-#define SC32_LOOP_FLOAT32(NAME, IS_COS, MODE)                                            \
-    SC32_VECTORIZE static uint32_t NAME(const char *in, char *out, size_t n, uint32_t *flags) \
-    {                                                                                     \
-        uint32_t any = 0;                                                                 \
-        size_t i;                                                                         \
-        for (i = 0; i < n; i++) {                                                         \
-            uint32_t w, o, f;                                                             \
-            memcpy(&w, in + 4 * i, sizeof w);                                             \
-            o = sc32_lane_float32(IS_COS, MODE, w, &f);                                   \
-            memcpy(out + 4 * i, &o, sizeof o);                                            \
-            flags[i] = f;                                                                 \
-            any |= f;                                                                     \
-        }                                                                                 \
-        return any;                                                                       \
+/* The flag of a float32 lane (w) whose test gave undecided: 2 for an ordinary lane
+ * that failed it, 1 for inf and NaN, else 0. */
+KD_INLINE uint32_t sc32_flag_float32(uint32_t w, uint64_t undecided)
+{
+    uint32_t a = w & SC32_ABS32;
+    uint32_t ordinary = a - SC32_TINY32 < SC32_INF32 - SC32_TINY32;
+    return (((uint32_t)undecided << 1) & (0u - ordinary)) | (uint32_t)(a >= SC32_INF32);
+}
+
+/* The fast loops write the outputs and return the OR of the lanes' tests (including
+ * the lanes computed on x = 1): 0 proves every ordinary lane decided.  The CLEAN
+ * loop also sets *outside when a lane is not ordinary or is >= 2^24 (the chunk is
+ * then recomputed).  The flag loops, run on the few chunks where the test is not 0
+ * or that hold inf or NaN, compute the same outputs and the flags. */
+#define SC32_LOOP_FLOAT32(NAME, IS_COS, MODE)                                              \
+    SC32_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n, uint32_t *outside) \
+    {                                                                                       \
+        uint64_t any = 0;                                                                   \
+        uint32_t not_clean = 0;                                                             \
+        size_t i;                                                                           \
+        for (i = 0; i < n; i++) {                                                           \
+            uint32_t w, o;                                                                  \
+            uint64_t u;                                                                     \
+            memcpy(&w, in + 4 * i, sizeof w);                                               \
+            if (MODE == SC32_CLEAN)                                                         \
+                not_clean |= (w & SC32_ABS32) - SC32_TINY32 >= SC32_LARGE32 - SC32_TINY32;  \
+            o = sc32_lane_float32(IS_COS, MODE, w, &u);                                     \
+            memcpy(out + 4 * i, &o, sizeof o);                                              \
+            any |= u;                                                                       \
+        }                                                                                   \
+        *outside = not_clean;                                                               \
+        return any;                                                                         \
+    }
+#define SC32_FLAG_LOOP_FLOAT32(NAME, IS_COS, MODE)                                          \
+    SC32_VECTORIZE static void NAME(const char *in, char *out, size_t n, uint32_t *flags)    \
+    {                                                                                       \
+        size_t i;                                                                           \
+        for (i = 0; i < n; i++) {                                                           \
+            uint32_t w, o;                                                                  \
+            uint64_t u;                                                                     \
+            memcpy(&w, in + 4 * i, sizeof w);                                               \
+            o = sc32_lane_float32(IS_COS, MODE, w, &u);                                     \
+            memcpy(out + 4 * i, &o, sizeof o);                                              \
+            flags[i] = sc32_flag_float32(w, u);                                             \
+        }                                                                                   \
     }
 SC32_LOOP_FLOAT32(sc32_sin_clean_float32, 0, SC32_CLEAN)
 SC32_LOOP_FLOAT32(sc32_sin_small_float32, 0, SC32_SMALL)
@@ -95,18 +126,70 @@ SC32_LOOP_FLOAT32(sc32_sin_large_float32, 0, SC32_LARGE)
 SC32_LOOP_FLOAT32(sc32_cos_clean_float32, 1, SC32_CLEAN)
 SC32_LOOP_FLOAT32(sc32_cos_small_float32, 1, SC32_SMALL)
 SC32_LOOP_FLOAT32(sc32_cos_large_float32, 1, SC32_LARGE)
+SC32_FLAG_LOOP_FLOAT32(sc32_sin_small_flags_float32, 0, SC32_SMALL)
+SC32_FLAG_LOOP_FLOAT32(sc32_sin_large_flags_float32, 0, SC32_LARGE)
+SC32_FLAG_LOOP_FLOAT32(sc32_cos_small_flags_float32, 1, SC32_SMALL)
+SC32_FLAG_LOOP_FLOAT32(sc32_cos_large_flags_float32, 1, SC32_LARGE)
 
-/* The flags of a chunk into undecided[] (all zero when none is set). */
-KD_INLINE void sc32_store_flags(const uint32_t *flags, uint32_t any, size_t n,
-                                unsigned char *undecided)
+/* The flags of a chunk into undecided[]; returns whether one is set. */
+KD_INLINE uint32_t sc32_store_flags(const uint32_t *flags, size_t n, unsigned char *undecided)
 {
+    uint32_t any = 0;
     size_t i;
-    if (!any) {
-        memset(undecided, 0, n);
-        return;
-    }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         undecided[i] = (unsigned char)flags[i];
+        any |= flags[i];
+    }
+    return any;
+}
+
+/* Whether the first (up to) 4 lanes of a chunk are ordinary and below 2^24. */
+KD_INLINE int sc32_head_is_clean(const char *in, size_t n)
+{
+    uint32_t outside = 0;
+    size_t i;
+    for (i = 0; i < n && i < 4; i++) {
+        uint32_t w;
+        memcpy(&w, in + 4 * i, sizeof w);
+        outside |= (w & SC32_ABS32) - SC32_TINY32 >= SC32_LARGE32 - SC32_TINY32;
+    }
+    return !outside;
+}
+
+/* One chunk of n <= SC32_CHUNK float32 lanes; returns the OR of its flags.  A chunk
+ * whose first lanes are clean runs the CLEAN loop, which checks every lane as it
+ * goes; other chunks, and those where that check fails, are classified and run the
+ * SMALL loop, or the LARGE one when they hold a finite |x| >= 2^24. */
+KD_INLINE uint32_t sc32_chunk_float32(int is_cos, const char *src, char *dst, size_t n,
+                                      unsigned char *undecided)
+{
+    uint32_t flags[SC32_CHUNK], outside = 1, large = 0, special = 0;
+    uint64_t tested = 0;
+    size_t i;
+    if (sc32_head_is_clean(src, n))
+        tested = (is_cos ? sc32_cos_clean_float32 : sc32_sin_clean_float32)(src, dst, n, &outside);
+    if (outside) {
+        for (i = 0; i < n; i++) {
+            uint32_t w, a;
+            memcpy(&w, src + 4 * i, sizeof w);
+            a = w & SC32_ABS32;
+            large |= a - SC32_LARGE32 < SC32_INF32 - SC32_LARGE32;
+            special |= a >= SC32_INF32;
+        }
+        if (is_cos)
+            tested = (large ? sc32_cos_large_float32 : sc32_cos_small_float32)(src, dst, n, &outside);
+        else
+            tested = (large ? sc32_sin_large_float32 : sc32_sin_small_float32)(src, dst, n, &outside);
+    }
+    if (!tested && !special) {
+        memset(undecided, 0, n);
+        return 0;
+    }
+    if (is_cos)
+        (large ? sc32_cos_large_flags_float32 : sc32_cos_small_flags_float32)(src, dst, n, flags);
+    else
+        (large ? sc32_sin_large_flags_float32 : sc32_sin_small_flags_float32)(src, dst, n, flags);
+    return sc32_store_flags(flags, n, undecided);
 }
 
 /* First pass over count contiguous float32 inputs (in and out may be unaligned but
@@ -114,30 +197,11 @@ KD_INLINE void sc32_store_flags(const uint32_t *flags, uint32_t any, size_t n,
 SC32_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float32)(int func, const char *in, char *out,
                                                       size_t count, unsigned char *undecided)
 {
-    uint32_t flags[SC32_CHUNK], any_chunk, any = 0;
-    size_t start, i;
+    uint32_t any = 0;
+    size_t start;
     for (start = 0; start < count; start += SC32_CHUNK) {
         size_t n = count - start < SC32_CHUNK ? count - start : SC32_CHUNK;
-        const char *src = in + 4 * start;
-        char *dst = out + 4 * start;
-        uint32_t outside = 0, large = 0;
-        int mode;
-        for (i = 0; i < n; i++) {
-            uint32_t w, a;
-            memcpy(&w, src + 4 * i, sizeof w);
-            a = w & SC32_ABS32;
-            outside |= a - SC32_TINY32 >= SC32_LARGE32 - SC32_TINY32;
-            large |= a - SC32_LARGE32 < SC32_INF32 - SC32_LARGE32;
-        }
-        mode = large ? SC32_LARGE : outside ? SC32_SMALL : SC32_CLEAN;
-        if (func == 0)
-            any_chunk = (mode == SC32_CLEAN ? sc32_sin_clean_float32 :
-                         mode == SC32_SMALL ? sc32_sin_small_float32 : sc32_sin_large_float32)(src, dst, n, flags);
-        else
-            any_chunk = (mode == SC32_CLEAN ? sc32_cos_clean_float32 :
-                         mode == SC32_SMALL ? sc32_cos_small_float32 : sc32_cos_large_float32)(src, dst, n, flags);
-        sc32_store_flags(flags, any_chunk, n, undecided + start);
-        any |= any_chunk;
+        any |= sc32_chunk_float32(func != 0, in + 4 * start, out + 4 * start, n, undecided + start);
     }
     return any != 0;
 }
@@ -259,8 +323,8 @@ KD_INLINE uint32_t sc32_narrow_16(int is_bf16, int is_cos, const char *in, const
                 (large ? sc32_cos_large_values : sc32_cos_small_values)(wx, n, y);           \
                 any_chunk = sc32_cos_narrow_##FORMAT(src, y, n, dst, flags);                 \
             }                                                                                \
-            sc32_store_flags(flags, any_chunk, n, undecided + start);                        \
-            any |= any_chunk;                                                                \
+            any |= any_chunk ? sc32_store_flags(flags, n, undecided + start)                 \
+                             : (memset(undecided + start, 0, n), 0u);                        \
         }                                                                                    \
         return any != 0;                                                                     \
     }
