@@ -11,14 +11,15 @@
  *     0 < |x| < 2^-13 with 2^e <= |x| < 2^(e+1), 0 < x - sin x < |x|^3/6 is below half
  *     the gap towards zero, 2^(e-p) (2^(e-p-1) if |x| = 2^e; p = 24, 11 or 8 bits, or
  *     a fixed gap >= 2^-150 in the subnormal range): 2^(3e+3)/6 < 2^(e-24) needs
- *     2^(2e+27) < 6, true for e <= -14; and 0 < 1 - cos x < x^2/2 < 2^-27, below
- *     half the gap under 1 (2^-25 for float32).
+ *     2^(2e+27) < 6, and 2^(3e)/6 < 2^(e-25) needs 2^(2e+25) < 6, both true for
+ *     e <= -14; and 0 < 1 - cos x < x^2/2 < 2^-27, below half the gap under 1
+ *     (2^-25 for float32, more for the others).
  *   inf and NaN: undecided = 1, for the per-element stages (NaN quiet, inf -> NaN and
  *     FE_INVALID).  These lanes and the tiny ones compute on x = 1 instead.
  *   ordinary (2^-13 <= |x| <= the largest float32): the small reduction, or the
- *     large one when the chunk holds a finite |x| >= 2^24 (every lane of such a
- *     chunk takes it), then the rounding test on the bits of y: undecided = 2 when
- *     it fails, 0 when out[i] is the correctly rounded f(x).
+ *     table reduction when the chunk holds a finite |x| >= 2^24 (every lane of such
+ *     a chunk takes it), then the rounding test on the bits of y: undecided = 2
+ *     when it fails, 0 when out[i] is the correctly rounded f(x).
  * float16 results below 2^-14 (its subnormal range, where rounding on the bits
  * does not apply) are left undecided (1).  Chunks of float32 whose lanes are all
  * ordinary and below 2^24 run a loop without the classification (CLEAN).
@@ -46,7 +47,7 @@ enum { SC32_CLEAN = 0, SC32_SMALL = 1, SC32_LARGE = 2 };
 
 KD_INLINE double sc32_value(double x, int is_cos, int mode)
 {
-    return mode == SC32_LARGE ? sc32_value_large(x, is_cos) : sc32_value_small(x, is_cos);
+    return mode == SC32_LARGE ? sc32_value_table(x, is_cos) : sc32_value_small(x, is_cos);
 }
 
 /* One float32 lane (w: the input's bits): the output bits, and *undecided = 1 when
@@ -334,11 +335,11 @@ SC32_DEFINE_PASS_16(float16, 0)
 /* Test hook: the first pass's unrounded f(x) and a bound e >= |*y - f(x)| for an
  * ordinary float32 value x (2^-13 <= |x| <= the largest float32), through the
  * small reduction below 2^24 and the large one above, as the passes do:
- * e = SC32_TEST_ULPS ulp(y) (sincos32_core.h). */
+ * e = SC32_BOUND_ULPS ulp(y) (sincos32_core.h). */
 void CRTRIG_KERNEL(sincos_pass_value)(int func, double x, double *y, double *e)
 {
-    double v = fabs(x) < 0x1p24 ? sc32_value_small(x, func != 0) : sc32_value_large(x, func != 0);
+    double v = fabs(x) < 0x1p24 ? sc32_value_small(x, func != 0) : sc32_value_table(x, func != 0);
     uint64_t exponent = sc32_to_bits(v) & 0x7ff0000000000000u;  /* |v| >= 2^-64: no underflow */
     *y = v;
-    *e = (double)SC32_TEST_ULPS * sc32_from_bits(exponent - ((uint64_t)52 << 52));
+    *e = (double)SC32_BOUND_ULPS * sc32_from_bits(exponent - ((uint64_t)52 << 52));
 }

@@ -1,15 +1,17 @@
-"""The polynomial, its proven error bound and the reduction facts of the float32,
-bfloat16 and float16 sin/cos first passes (src/core/sincos32_core.h).  Needs mpmath.
+"""The polynomial, the reduction table, their proven error bounds and the facts about
+float32 arguments behind the float32, bfloat16 and float16 sin/cos first passes
+(src/core/sincos32_core.h, src/core/sincos32_tables.c).  Needs mpmath.
 
-    python tools/gen_sincos32_poly.py             # Remez, then the rigorous checks
-    python tools/gen_sincos32_poly.py --check     # only re-check the coefficients in the header
+    python tools/gen_sincos32.py --poly      # Remez: SC32_POLY (about 20 s), then the checks
+    python tools/gen_sincos32.py --table     # src/core/sincos32_tables.c
+    python tools/gen_sincos32.py --check     # the checks, for the coefficients in the header
 
 What it computes:
 
 1. SC32_POLY[0..6]: the minimax polynomial Q(z) = sum c_k z^k of degree 6 for the
    relative error of P(z) = sin(pi sqrt(z)) / sqrt(z) on 0 <= z <= Z_MAX (Remez,
    weight 1/P), its coefficients rounded to double.  sin(pi t) = t P(t^2), so
-   t Q(t^2) approximates sin(pi t) on |t| <= sqrt(Z_MAX) = 1/2 + 2^-27.
+   t Q(t^2) approximates sin(pi t) on |t| <= sqrt(Z_MAX) = 1/2 + 2^-25.0.
 2. A rigorous upper bound of max |Q(z)/P(z) - 1| over [0, Z_MAX] for the double
    coefficients: the interval is cut into SUBINTERVALS pieces; on each, Q - P is a
    power series in z (P's Taylor series, whose coefficients are enclosed with
@@ -20,17 +22,20 @@ What it computes:
 3. The sums the evaluation bound uses (sincos32_core.h): max over the interval of
    sum_k |c_k| z^k / P(z) and of sum_k k |c_k| z^k / P(z), both increasing in z
    over decreasing P, so bounded at Z_MAX (checked with intervals there).
-4. The smallest reduced argument of a float32: for every binade 2^E <= x <
-   2^(E+1), E = -13 .. 127, a lower bound of min |x/pi - h| over the float32 x of the
-   binade and h in (1/2)Z: with a = 2^(E-23) 2/pi mod 1, every x = M 2^(E-23) with
-   M < 2^24 has ||M a|| >= ||q a|| for q the last continued-fraction denominator of
-   a below 2^24 (best approximation), and |x/pi - h| = ||M a||/2 for the nearest h.
-   Printed: the minimum of that bound over E >= 24 (the large reduction) and the
-   minimum over E <= 23 of the bound divided by 2^(E+1) (the small reductions'
-   absolute error is proportional to |x|).
+4. The reduced arguments of float32 inputs: for every binade 2^E <= x < 2^(E+1),
+   a lower bound of min |x/pi - h| over the float32 x of the binade and h in
+   (1/2)Z: with a = 2^(E-23) 2/pi mod 1, every x = M 2^(E-23) with M < 2^24 has
+   ||M a|| >= ||q a|| for q the last continued-fraction denominator of a below
+   2^24 (best approximation), and |x/pi - h| = ||M a||/2 for the nearest h.
+   Printed: (R1) the minimum over E = -13 .. 23 of that bound divided by 2^(E+1)
+   (the small reductions' absolute error is proportional to |x|); (R3) its minimum
+   over E = 0 .. 127 (for E <= -1 the header argues directly).
+5. SC32_INV_PI_ROWS (--table): for E = -13 .. 127, G = 2^(E-23)/pi mod 2 split into
+   F0 = G rounded down to a multiple of 2^-27, F1 = the rest rounded down to a
+   multiple of 2^-56, F2 = RN(the rest after F1).
 
 tests/test_sincos.py re-checks the coefficients' bound (with fewer pieces, which
-only widens the enclosure) and the reduction facts.
+only widens the enclosure), the reduction facts and every table entry.
 """
 import argparse
 import re
@@ -41,10 +46,12 @@ import mpmath
 from mpmath import iv, mpf
 
 DEGREE = 6
-Z_MAX = mpf(1) / 4 + mpf(2) ** -27   # covers (1/2 + 2^-28)^2 (1 + 2^-52)
+Z_MAX = mpf(1) / 4 + mpf(2) ** -24   # covers (1/2 + 2^-26.9)^2 (1 + 2^-52)
 SUBINTERVALS = 512
 TAYLOR_TERMS = 24
-HEADER = Path(__file__).resolve().parents[1] / "src" / "core" / "sincos32_core.h"
+CORE = Path(__file__).resolve().parents[1] / "src" / "core"
+HEADER = CORE / "sincos32_core.h"
+TABLE_EMIN, TABLE_EMAX = -13, 127
 
 
 class iv_precision:
@@ -174,11 +181,12 @@ def evaluation_sums(coefficients, z_max=Z_MAX, terms=TAYLOR_TERMS):
 
 
 def min_reduced_arguments(e_min=-13, e_max=127, precision_bits=24):
-    """(min over E >= 24 of the bound of |x/pi - h|, min over E <= 23 of bound / 2^(E+1))
-    for float32 x in the binades E = e_min .. e_max (module docstring, 4)."""
+    """(R1, R3): the minimum over E = e_min .. 23 of the bound of |x/pi - h| divided by
+    2^(E+1), and the minimum over E = 0 .. e_max of the bound itself, for float32 x in
+    the binade 2^E <= x < 2^(E+1) (module docstring, 4)."""
     with mpmath.workprec(600):
         two_over_pi = 2 / mpmath.pi
-        large, small_ratio = None, None
+        small_ratio, overall = None, None
         for e in range(e_min, e_max + 1):
             a = two_over_pi * mpf(2) ** (e - precision_bits + 1)
             a -= mpmath.floor(a)
@@ -193,12 +201,40 @@ def min_reduced_arguments(e_min=-13, e_max=127, precision_bits=24):
                     break
                 t = 1 / (t - digit)
             bound = abs(q1 * a - p1) / 2
-            if e >= 24:
-                large = bound if large is None else min(large, bound)
-            else:
+            if e <= 23:
                 ratio = bound / mpf(2) ** (e + 1)
                 small_ratio = ratio if small_ratio is None else min(small_ratio, ratio)
-        return large, small_ratio
+            if e >= 0:
+                overall = bound if overall is None else min(overall, bound)
+        return small_ratio, overall
+
+
+def inv_pi_rows():
+    """SC32_INV_PI_ROWS (module docstring, 5) as exact rationals' double values."""
+    rows = []
+    with mpmath.workprec(400):
+        inv = 1 / mpmath.pi
+        for e in range(TABLE_EMIN, TABLE_EMAX + 1):
+            g = inv * mpf(2) ** (e - 23)
+            g -= 2 * mpmath.floor(g / 2)
+            f0 = mpmath.floor(g * 2 ** 27) / 2 ** 27
+            f1 = mpmath.floor((g - f0) * 2 ** 56) / 2 ** 56
+            f2 = float(g - f0 - f1)
+            assert mpf(float(f0)) == f0 and mpf(float(f1)) == f1 and 0 <= f2 < 2.0 ** -56
+            rows.append((float(f0), float(f1), f2))
+    return rows
+
+
+def print_table():
+    print("/* Generated by tools/gen_sincos32.py --table (mpmath); do not edit.")
+    print(" * tests/test_sincos.py re-derives every entry.  See that script and")
+    print(" * sincos32_core.h for what the entries are. */")
+    print('#include "sincos32_tables.h"')
+    print()
+    print("const double CRTRIG_SC32_INV_PI_ROWS[CRTRIG_SC32_ROW_COUNT][3] = {")
+    for e, row in zip(range(TABLE_EMIN, TABLE_EMAX + 1), inv_pi_rows()):
+        print("    {%s}, /* E = %d */" % (", ".join(v.hex() for v in row), e))
+    print("};")
 
 
 def header_coefficients(path=HEADER):
@@ -214,20 +250,26 @@ def log2(v):
 def report(coefficients):
     eps = relative_error_bound(coefficients)
     s0, s1 = evaluation_sums(coefficients)
-    large, ratio = min_reduced_arguments()
-    print("/* max |Q(z)/P(z) - 1| on [0, 1/4 + 2^-27] <= 2^%.3f (%s pieces) */" % (log2(eps), SUBINTERVALS))
+    ratio, overall = min_reduced_arguments()
+    print("/* max |Q(z)/P(z) - 1| on [0, 1/4 + 2^-24] <= 2^%.3f (%s pieces) */" % (log2(eps), SUBINTERVALS))
     print("/* sum |c_k| z^k / P <= %.4f, sum k |c_k| z^k / P <= %.4f */" % (float(s0), float(s1)))
-    print("/* float32 x >= 2^24: |x/pi - h| >= 2^%.2f; 2^-13 <= |x| < 2^24: |x/pi - h| >= 2^%.2f |x| */"
-          % (log2(large), log2(ratio)))
+    print("/* (R1) 2^-13 <= |x| < 2^24: |x/pi - h| >= 2^%.2f |x|; (R3) |x| >= 1: |x/pi - h| >= 2^%.2f */"
+          % (log2(ratio), log2(overall)))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only bound the coefficients in the header")
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--poly", action="store_true", help="compute the polynomial (Remez), then check it")
+    group.add_argument("--table", action="store_true", help="print src/core/sincos32_tables.c")
+    group.add_argument("--check", action="store_true", help="check the coefficients in the header")
     args = parser.parse_args()
+    if args.table:
+        print_table()
+        return 0
     if args.check:
         report(header_coefficients())
-        return
+        return 0
     mpmath.mp.prec = 128
     c = remez()
     doubles = [float(v) for v in c]
