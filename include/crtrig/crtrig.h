@@ -215,6 +215,12 @@ int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *), void *a
  * Process-wide test-only state, updated atomically. */
 long crtrig_test_fail_allocation(long k);
 
+/* Test hook: 1 if the result table of sin (func 0) or cos (1) for float16 (dtype 0)
+ * or bfloat16 (1) has been built in this process, 0 if not (yet), -1 for other
+ * arguments.  Normal sin/cos calls on float16 and bfloat16 build it at first use
+ * (README, "Speed"). */
+int crtrig_test_table16_built(int func, int dtype);
+
 /* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
  * correctly rounded into the float format of dtype (float32 for integer
  * dtypes), as a double.  opt and counts as in crtrig_window_ex. */

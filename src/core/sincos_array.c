@@ -47,10 +47,12 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "alloc.h"
 #include "dispatch.h"
 #include "fpenv.h"
 #include "fpformat.h"
 #include "sincos.h"
+#include "sincos_table16.h"
 
 enum { BLOCK = 256 };
 
@@ -84,6 +86,66 @@ static int decide_element(crtrig_trig_task *task, int func, crtrig_dtype dtype, 
     return rc;
 }
 
+/* float16 and bfloat16 through their result tables (sincos_table16.h).
+ *
+ * A table holds what the array kernel computes for each of the 65,536 bit patterns
+ * (NaNs quieted, +-inf giving the positive quiet NaN), so a lookup returns the very
+ * bits the kernel would; only the FE_INVALID of an infinite input is recorded here.
+ * The table of (func, dtype) is built at its first use, inside the calling entry
+ * point's floating-point environment bracket, by the array kernel of the call's
+ * target over all patterns (with its own task, so that the infinities among them do
+ * not reach the caller), into a buffer of its own, then offered for publication;
+ * a failure (out of memory) returns NULL and the call computes as without tables. */
+static const uint16_t *table16(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype)
+{
+    enum { STEP = 2048 };
+    const int is_bf16 = dtype == CRTRIG_BFLOAT16;
+    const uint16_t *table = crtrig_table16_get((int)func, is_bf16);
+    crtrig_trig_task build;
+    uint16_t *candidate, patterns[STEP];
+    uint32_t start, i;
+    int rc = CRTRIG_OK;
+    if (table || !crtrig_table16_supported())
+        return table;
+    candidate = (uint16_t *)crtrig_alloc(CRTRIG_TABLE16_SIZE * sizeof *candidate);
+    if (!candidate)
+        return NULL;
+    crtrig_trig_task_init(&build, NULL, NULL);  /* use_table 0: the kernels */
+    for (start = 0; start < CRTRIG_TABLE16_SIZE && rc == CRTRIG_OK; start += STEP) {
+        for (i = 0; i < STEP; i++)
+            patterns[i] = (uint16_t)(start + i);
+        rc = crtrig_sincos_array_with(target, &build, func, dtype, (const char *)patterns, 2,
+                                      (char *)(candidate + start), 2, STEP);
+    }
+    crtrig_trig_task_end(&build);
+    if (rc != CRTRIG_OK) {
+        crtrig_free(candidate);
+        return NULL;
+    }
+    return crtrig_table16_publish((int)func, is_bf16, candidate);
+}
+
+/* out[i] = table[in[i]], in order (each input read before its output is written,
+ * so any overlap of the arrays behaves as an in-order loop); records an infinite
+ * input (exponent field all ones, significand zero). */
+static void lookup16(const uint16_t *table, crtrig_dtype dtype, crtrig_trig_task *task,
+                     const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
+                     size_t count)
+{
+    const uint32_t inf_bits = dtype == CRTRIG_BFLOAT16 ? 0x7f80u : 0x7c00u;
+    uint32_t infinity = 0;
+    size_t i;
+    for (i = 0; i < count; i++) {
+        uint16_t h, r;
+        memcpy(&h, in + (ptrdiff_t)i * in_stride, sizeof h);
+        r = table[h];
+        memcpy(out + (ptrdiff_t)i * out_stride, &r, sizeof r);
+        infinity |= (uint32_t)((h & 0x7fffu) == inf_bits);
+    }
+    if (infinity)
+        task->saw_infinity = 1;
+}
+
 /* Overlapping arrays.  The contract (crtrig.h) is that of an in-order loop
  * that reads in[i] before writing out[i]; numpy relies on it when it passes
  * an output that lags behind its input without copying.  Per block, the first
@@ -106,6 +168,13 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
+    if (task->use_table && (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
+        const uint16_t *table = table16(target, func, dtype);
+        if (table) {
+            lookup16(table, dtype, task, in, in_stride, out, out_stride, count);
+            return CRTRIG_OK;
+        }
+    }
     for (start = 0; start < count; start += BLOCK) {
         size_t n = count - start < BLOCK ? count - start : BLOCK, first_pass_decided = n;
         const char *src = in + (ptrdiff_t)start * in_stride;
@@ -153,7 +222,8 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
  * workspace. */
 static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
                      const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
-                     size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+                     size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                     int use_table)
 {
     crtrig_trig_task task;
     crtrig_fpenv env;
@@ -161,6 +231,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     crtrig_trig_task_init(&task, opt, counts);
+    task.use_table = use_table;
     crtrig_fpenv_enter(&env);
     rc = crtrig_sincos_array_with(target, &task, func, dtype, in, in_stride, out, out_stride, count);
     crtrig_fpenv_leave(&env, task.saw_infinity);
@@ -172,7 +243,7 @@ int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *i
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_active_target(), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL);
+                     NULL, NULL, 1);
 }
 
 int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
@@ -181,7 +252,11 @@ int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char
 {
     const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
                                                             : crtrig_active_target();
-    return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts);
+    /* The tables serve normal operation only: not a chosen target, a forced stage or
+     * stage counts (test hooks of the kernels). */
+    int use_table = !counts && (!opt || (!opt->simd_target && opt->first_stage == CRTRIG_STAGE_DOUBLE));
+    return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts,
+                     use_table);
 }
 
 int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
@@ -189,5 +264,5 @@ int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype d
                                ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_target_at(target), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL);
+                     NULL, NULL, 0);
 }

@@ -63,6 +63,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             void *arg, crtrig_fp_state *before, crtrig_fp_state *after,
                             int *fn_result)
     long crtrig_test_fail_allocation(long k)
+    int crtrig_test_table16_built(int func, int dtype)
     int crtrig_trig_dd_value(int func, double x, double *hi, double *lo, double *bound)
     int crtrig_trig_values_raw(int func, int dtype, const double *x, size_t count,
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts,
@@ -403,6 +404,16 @@ def fail_allocation(long k):
     return crtrig_test_fail_allocation(k)
 
 
+def table16_built(int func, int dtype_code):
+    """Test hook: whether this process has built the result table of sin (func 0) or
+    cos (1) for float16 (dtype_code 0) or bfloat16 (1); crtrig.sin/cos build it at the
+    first call on that format."""
+    cdef int r = crtrig_test_table16_built(func, dtype_code)
+    if r < 0:
+        raise ValueError("func must be 0 or 1 and dtype_code 0 (float16) or 1 (bfloat16)")
+    return r == 1
+
+
 # ---------------------------------------------------------------------------
 # Test hook: one C call under a given floating-point environment
 # ---------------------------------------------------------------------------
@@ -468,7 +479,9 @@ cdef tuple _run_under(_FpCall *call, str rounding, bint ftz, bint daz, flags):
 def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz=False, bint daz=False,
                      flags=()):
     """Test hook: sin (func 0) or cos (1) of the 1-D array x through SIMD target
-    index `target`, in ONE call of the C core made with the calling thread's
+    index `target` (or, for target -1, as crtrig.sin/cos compute it: the active
+    target, float16/bfloat16 through their result tables, built at first use inside
+    this call), in ONE call of the C core made with the calling thread's
     rounding mode, FTZ, DAZ and exception flags set as given.  Returns
     (result, state read right before the call, state read right after it); the
     thread's own environment is restored before this returns, so Python never
@@ -485,7 +498,7 @@ def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz
     call.count = <size_t>x.shape[0]
     call.opt.first_stage = 0
     call.opt.multi_start_bits = 0
-    call.opt.simd_target = target + 1
+    call.opt.simd_target = target + 1 if target >= 0 else 0
     before, after = _run_under(&call, rounding, ftz, daz, flags)
     return out, before, after
 
