@@ -267,7 +267,7 @@ KD_INLINE uint32_t sc32_narrow_16(int is_bf16, int is_cos, const char *in, const
     size_t i;
     for (i = 0; i < n; i++) {
         uint16_t h, r16;
-        uint32_t a, tiny, special, ordinary, undecided, subnormal, r, f;
+        uint32_t a, tiny, special, ordinary, undecided, subnormal, exponent, r, f;
         uint64_t yb, magnitude;
         memcpy(&h, in + 2 * i, sizeof h);
         memcpy(&yb, &y[i], sizeof yb);
@@ -277,7 +277,8 @@ KD_INLINE uint32_t sc32_narrow_16(int is_bf16, int is_cos, const char *in, const
         ordinary = (tiny | special) ^ 1u;
         undecided = sc32_undecided(y[i], dropped);
         /* float16 only: results below 2^-14 (exponent field < 1009) are subnormal */
-        subnormal = is_bf16 ? 0u : (uint32_t)(((yb >> 52) & 0x7ffu) < 1009u);
+        exponent = (uint32_t)(yb >> 52) & 0x7ffu;  /* compared in 32 bits: SSE2 has no 64-bit compare */
+        subnormal = is_bf16 ? 0u : (uint32_t)(exponent < 1009u);
         magnitude = ((yb & 0x7fffffffffffffffu) + ((uint64_t)1 << (dropped - 1u))) >> dropped;
         r = ((uint32_t)magnitude - (is_bf16 ? 896u << 7 : 1008u << 10)) | ((uint32_t)(yb >> 48) & 0x8000u);
         r = (r & (0u - ordinary)) | ((is_cos ? SC32_ONE16(is_bf16) : h) & (0u - tiny)) |
