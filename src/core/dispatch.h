@@ -23,6 +23,7 @@ typedef void (*crtrig_window_pass_fn)(int kind, double first, double D, size_t c
 
 /* Test hooks of the float64 passes (sincos64_pass.h, window64_pass.h): the
  * unrounded double-double value and its bound; they return the lane's flag. */
+typedef void (*crtrig_sincos32_value_fn)(int func, double x, double *y, double *e);
 typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
                                         double *e);
 typedef int (*crtrig_window64_value_fn)(int kind, double n, double D, double *hi, double *lo,
@@ -33,6 +34,7 @@ typedef struct crtrig_target {
     const char *name;  /* "baseline", "avx2", "avx512" */
     crtrig_sincos_pass_fn sincos_pass[4];
     crtrig_window_pass_fn window_pass[4];
+    crtrig_sincos32_value_fn sincos32_value;
     crtrig_sincos64_value_fn sincos64_value;
     crtrig_window64_value_fn window64_value;
 } crtrig_target;
@@ -52,6 +54,7 @@ const crtrig_target *crtrig_target_at(int i);
     void crtrig_window_pass_float16_##suffix(int, double, double, size_t, char *, unsigned char *);  \
     int crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     void crtrig_window_pass_float64_##suffix(int, double, double, size_t, char *, unsigned char *);  \
+    void crtrig_sincos_pass_value_##suffix(int, double, double *, double *);                     \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
     int crtrig_window64_pass_value_##suffix(int, double, double, double *, double *, double *);
 CRTRIG_DECLARE_PASSES(baseline)

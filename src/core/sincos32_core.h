@@ -23,7 +23,7 @@
  *
  * Facts about float32 arguments (tools/gen_sincos32.py computes them by continued
  * fractions, tests/test_sincos.py re-checks them), for h in (1/2)Z:
- *   (R1) 2^-13 <= |x| < 2^24:  |x/pi - h| >= 2^-50.29 |x|;
+ *   (R1) 2^-13 <= |x| < 2^24:  |x/pi - h| >= 2^-50.3 |x|;
  *   (R3) every ordinary x:     |x/pi - h| >= 2^-30.86 (for |x| >= 1 by the continued
  *        fractions; for |x| < 1, x/pi is within 1/pi of 0 and the nearest h is 0 or
  *        1/2: the distance is >= min(2^-13/pi, 1/2 - 1/pi) > 2^-15).

@@ -42,7 +42,6 @@ cdef extern from "crtrig/crtrig.h" nogil:
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts)
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
-    void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
     void crtrig_window_pass_value_baseline(int kind, double n, double D, double *w, double *e)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
@@ -70,6 +69,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
                                double *result, signed char *stages) nogil
     int crtrig_sincos_pass_target(int target, int func, int dtype, const char *inp, char *out,
                                   size_t count, unsigned char *undecided)
+    int crtrig_sincos32_value_target(int target, int func, double x, double *y, double *e)
     int crtrig_sincos64_value_target(int target, int func, double x, int large, double *hi,
                                      double *lo, double *e, int *flag)
     int crtrig_window_pass_target(int target, int kind, uint64_t first, uint64_t D, int dtype,
@@ -599,13 +599,17 @@ def trig_dd_value(int func, double x):
     return hi, lo, bound
 
 
-def first_pass_value(str what, int which, double a, double b=0.0):
-    """Test hook: (value, bound) of the SIMD first pass (baseline build).
-    what="sincos": which = 0 sin / 1 cos, a = x (2^-120 <= |x| < 2^24);
-    what="window": which = kind, a = n, b = D."""
+def first_pass_value(str what, int which, double a, double b=0.0, int target=0):
+    """Test hook: (value, bound) of a SIMD first pass.
+    what="sincos": the float32/bfloat16/float16 pass of SIMD target index `target`,
+    which = 0 sin / 1 cos, a = x (a float32 value, 2^-13 <= |x| <= its largest;
+    ValueError otherwise);
+    what="window": the baseline window pass, which = kind, a = n, b = D."""
     cdef double v = 0.0, e = 0.0
     if what == "sincos":
-        crtrig_sincos_pass_value_baseline(which, a, &v, &e)
+        if crtrig_sincos32_value_target(target, which, a, &v, &e) != 0:
+            raise ValueError("first_pass_value: needs a supported target, func 0 or 1 and a float32 "
+                             "value with 2^-13 <= |x| <= 3.4028235e38")
     elif what == "window":
         crtrig_window_pass_value_baseline(which, a, b, &v, &e)
     else:
