@@ -1,48 +1,24 @@
-/* The sin/cos entry points and array kernels for float32, bfloat16, float16 and float64
- * (float64's first pass is sincos64_pass.h; its method and bound are in sincos64_core.h).
+/* The sin/cos entry points and array kernels for float32, bfloat16, float16 and float64.
  *
  * Calls go one way: entry point (here: arguments, target, floating-point
  * environment) -> dispatch (dispatch.c: the target's first pass) -> array
  * kernel (here) -> per-element stages (sincos.c) -> writers (fpformat.c).
  *
- * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
- *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
- *   with k = n (+1 for cos): f(x) = +-sin(pi t) (k even) or +-cos(pi t) =
- *   +-sin(pi (1/2 - |t|)) (k odd), so one polynomial serves both:
- *   y = +-s P(s^2), s = t or 1/2 - |t| in [-1/2, 1/2], P the Taylor polynomial
- *   of sin(pi s)/s up to degree 7 in z = s^2;
- *   an error bound e and the roundings of y - e and y + e into the output format
- *   (by the float32 conversion, or on the bits for bfloat16 and float16).
- * Elements where those two disagree, and the others (zeros, tiny, huge, inf,
- * NaN, float16 results in the subnormal range) go through
- * crtrig_trig_value (all stages) in a second pass.  Both give the correctly
- * rounded value, so the output does not depend on which pass decided.
- * The first pass (sincos_pass.h) is compiled once per SIMD target
- * (simd_*.c, dispatch.c); the second pass is shared.
+ * The array kernel runs blocks of BLOCK elements through the target's first pass
+ * (compiled once per SIMD target, vectorized): float32, bfloat16 and float16 in
+ * sincos_pass.h (method and error bound in sincos32_core.h: reduction by pi, a
+ * minimax polynomial, a rounding test on the bits of the double result), float64
+ * in sincos64_pass.h (sincos64_core.h).  The pass writes every output and marks
+ * the elements it could not decide (zeros are decided there; inf and NaN, float16
+ * results in the subnormal range, and the about 2^-17 of float32 lanes whose
+ * double result lies too close to a rounding boundary); it returns whether any is
+ * marked, and only then does the second pass visit the block, computing the marked
+ * elements through crtrig_trig_value (all stages).  Both give the correctly rounded
+ * value, so the output does not depend on which pass decided, nor on the target.
  *
- * Error bound of the first pass (u = 2^-53).  On z = s^2 <= 1/4 (plus 2^-29):
- * P(z) >= sin(pi/2)/(1/2) = 2, and the ratios |SINPI_C[k]| z^k / P(z), largest at
- * z = 1/4, are 1.57, 0.646, 0.080, 0.0047, 1.6e-4, 3.6e-6, 5.7e-8, 6.7e-10 for
- * k = 0..7 (sum 2.31, sum of k times them 0.82) and 6.07e-12 for the first
- * omitted term k = 8 (computed with mpmath; tests/test_sincos.py checks the
- * resulting bound on samples):
- *   truncation (alternating series, decreasing terms):          6.07e-12
- *   coefficients rounded to double, u sum_k |c_k z^k| / P:       2.31 u
- *   z = RN(s^2), moving P by at most u sum_k k |c_k z^k| / P:    0.82 u
- *   Horner (Higham, Accuracy and Stability, 5.1): gamma_14 sum_k |c_k z^k|,
- *     relative to P: 14.01 u * 2.31                              32.4 u
- *   y = RN(s P):                                                 1 u
- *   s: for odd k, RN(1/2 - |t|) errs by u s relative, which moves
- *     sin(pi s) by at most u (pi s cot(pi s) <= 1):               1 u
- *   the reduction: t errs by u |t| + |x| 2^-84 (reduce.c); the relative part
- *     moves the result by at most u, the absolute part by pi |x| 2^-84 < |x| 2^-82.
- * Relative total 6.07e-12 + 38.6 u < 6.08e-12; with ulp(y)/2 <= 2^-53 |y| for
- * rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
- * (2^-37 = 7.28e-12).  Rounding y - e and y + e is monotone in every format
- * (the float32 conversion; round_bits in pass_common.h for bfloat16 and the
- * normal float16 range), so equal roundings are the correctly rounded f(x).
- * Elements left undecided lie within about 2^-37 |y| of a rounding boundary: a
- * share near 2^-12 for float32, far less for the 16-bit formats.
+ * float16 and bfloat16 go through result tables in normal operation (table16
+ * below): all 65,536 results per function, computed once per process by this
+ * kernel at first use.
  */
 #include <math.h>
 #include <stdint.h>
