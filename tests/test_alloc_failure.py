@@ -1,9 +1,10 @@
 """A failed allocation is a clean MemoryError: a window fill writes nothing, and
 sin/cos allocate at most once per call.
 
-The C core allocates its multi-precision workspace and, for a window fill through
-the table pass, the sin/cos table, through one wrapper that a test hook
-(_core.fail_allocation) can make fail at the k-th call.
+The C core allocates its multi-precision workspace, for a window fill through
+the table pass the sin/cos table, and once per process the float16/bfloat16
+result tables (tests/test_sincos16_tables.py tests their failure), through one
+wrapper that a test hook (_core.fail_allocation) can make fail at the k-th call.
 """
 import ml_dtypes
 import numpy as np
@@ -88,8 +89,10 @@ def test_sin_cos_allocate_once_per_call_and_only_when_needed(dtype, target):
             assert _core.fail_allocation(0) == 2  # one allocation for 150 multi-precision elements
             assert counts["multi-precision"] == np.count_nonzero(np.isfinite(x.astype(np.float32)) & (x != 0))
             assert got.tobytes() == want.tobytes()
+            ordinary = np.linspace(-1e4, 1e4, 20000).astype(dtype)
+            crtrig.sin(ordinary[:1])  # float16/bfloat16: builds the result table once per process
             _core.fail_allocation(1)
-            crtrig.sin(np.linspace(-1e4, 1e4, 20000).astype(dtype))
+            crtrig.sin(ordinary)
             assert _core.fail_allocation(0) == 1  # nothing allocated
 
 

@@ -259,6 +259,12 @@ void crtrig_test_pool_stats(long *workers, long *jobs, long *shares);
  * Process-wide test-only state, updated atomically. */
 long crtrig_test_fail_allocation(long k);
 
+/* Test hook: 1 if the result table of sin (func 0) or cos (1) for float16 (dtype 0)
+ * or bfloat16 (1) has been built in this process, 0 if not (yet), -1 for other
+ * arguments.  Normal sin/cos calls on float16 and bfloat16 build it at first use
+ * (README, "Speed"). */
+int crtrig_test_table16_built(int func, int dtype);
+
 /* Test hook: element n (0 <= n <= D <= 2^53) of a window with denominator D,
  * correctly rounded into the float format of dtype (float32 for integer
  * dtypes), as a double.  opt and counts as in crtrig_window_ex. */
@@ -266,14 +272,14 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
-/* Test hook: the unrounded value and error bound of the SIMD sin/cos first pass
- * (baseline build) for 2^-120 <= |x| < 2^24. */
-void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e);
 
 /* Test hooks of the first passes of target index `target` (as in
  * crtrig_trig_strided_target), all returning CRTRIG_EINVAL outside their domain:
  *   crtrig_sincos_pass_target: the first pass alone over count contiguous
  *     elements of dtype (float16 .. float64): out[i] is final where undecided[i] == 0;
+ *   crtrig_sincos32_value_target: the float32/bfloat16/float16 pass's unrounded
+ *     f(x) = *y and its bound *e for a float32 value x with 2^-13 <= |x| <= the
+ *     largest float32 (the small reduction below 2^24, the table one above);
  *   crtrig_sincos64_value_target: the float64 pass's unrounded f(x) = *hi + *lo and
  *     its bound *e for finite |x| >= 2^-27, through the large reduction (large != 0)
  *     or the small one (|x| < 2^17); *flag is the lane's undecided code (0 or 2
@@ -291,6 +297,8 @@ void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
  *     M <= 2^53. */
 int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
                               const char *in, char *out, size_t count, unsigned char *undecided);
+int crtrig_sincos32_value_target(int target, crtrig_trig_func func, double x, double *y,
+                                 double *e);
 int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
                                  double *hi, double *lo, double *e, int *flag);
 int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,

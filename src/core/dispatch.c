@@ -15,15 +15,16 @@ static const crtrig_target TARGETS[TARGET_COUNT] = {
      crtrig_sincos_pass_float32_##suffix, crtrig_sincos_pass_float64_##suffix},               \
     {crtrig_window_run_float16_##suffix, crtrig_window_run_bfloat16_##suffix,                 \
      crtrig_window_run_float32_##suffix, crtrig_window_run_float64_##suffix},                 \
-    crtrig_sinpi_table_##suffix, crtrig_sincos64_pass_value_##suffix,                         \
-    crtrig_window_pass_value_##suffix, crtrig_window64_pass_value_##suffix
+    crtrig_sinpi_table_##suffix, crtrig_sincos_pass_value_##suffix,                           \
+    crtrig_sincos64_pass_value_##suffix, crtrig_window_pass_value_##suffix,                   \
+    crtrig_window64_pass_value_##suffix
     {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
     {"avx2", CRTRIG_PASSES(avx2)},
     {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0},
-    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0},
+    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0},
+    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0},
 #endif
 };
 
@@ -112,6 +113,21 @@ int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dt
     if (!t || (unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     t->sincos_pass[dtype]((int)func, in, out, count, undecided);
+    return CRTRIG_OK;
+}
+
+int crtrig_sincos32_value_target(int target, crtrig_trig_func func, double x, double *y,
+                                 double *e)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    uint64_t a;
+    memcpy(&a, &x, sizeof a);
+    a &= 0x7fffffffffffffffu;
+    /* 2^-13 <= |x| <= the largest float32, and x a float32 value (29 low bits zero) */
+    if (!t || (unsigned)func > CRTRIG_COS || a < 0x3f20000000000000u || a > 0x47efffffe0000000u ||
+        (a & 0x1fffffffu))
+        return CRTRIG_EINVAL;
+    t->sincos32_value((int)func, x, y, e);
     return CRTRIG_OK;
 }
 

@@ -13,8 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
-                                      unsigned char *undecided);
+/* A sin/cos first pass: out[i] and undecided[i] for count contiguous elements;
+ * returns nonzero iff some undecided[i] is nonzero. */
+typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t count,
+                                     unsigned char *undecided);
 
 struct crtrig_sinpi_table;
 
@@ -30,9 +32,10 @@ typedef void (*crtrig_sinpi_table_fn)(double m0, double step, double M, size_t c
 typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table *table, uint64_t r0,
                                        size_t count, char *out, char *mirror);
 
-/* Test hooks of the float64 sin/cos pass (sincos64_pass.h) and of the window
- * passes: the unrounded value and its bound (from given table entries for the
+/* Test hooks of the sin/cos passes (sincos_pass.h: the double value and its
+ * bound; sincos64_pass.h) and of the window passes: the unrounded value and its bound (from given table entries for the
  * windows); the float64 ones return the lane's flag. */
+typedef void (*crtrig_sincos32_value_fn)(int func, double x, double *y, double *e);
 typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
                                         double *e);
 typedef int (*crtrig_window_value_fn)(int kind, int fmt, double sa, double ca, double fs, double fc,
@@ -46,6 +49,7 @@ typedef struct crtrig_target {
     crtrig_sincos_pass_fn sincos_pass[4];
     crtrig_window_run_fn window_run[4];
     crtrig_sinpi_table_fn sinpi_table;
+    crtrig_sincos32_value_fn sincos32_value;
     crtrig_sincos64_value_fn sincos64_value;
     crtrig_window_value_fn window_value;
     crtrig_window64_value_fn window64_value;
@@ -58,10 +62,10 @@ const crtrig_target *crtrig_active_target(void);
 const crtrig_target *crtrig_target_at(int i);
 
 #define CRTRIG_DECLARE_PASSES(suffix)                                                          \
-    void crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    void crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    void crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    void crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    int crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    int crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     size_t crtrig_window_run_float16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
                                               size_t, char *, char *);                             \
     size_t crtrig_window_run_bfloat16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,   \
@@ -72,6 +76,7 @@ const crtrig_target *crtrig_target_at(int i);
                                               size_t, char *, char *);                             \
     void crtrig_sinpi_table_##suffix(double, double, double, size_t, double *, double *, double *,  \
                                      double *);                                                    \
+    void crtrig_sincos_pass_value_##suffix(int, double, double *, double *);                     \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
     int crtrig_window_pass_value_##suffix(int, int, double, double, double, double, double *, double *); \
     int crtrig_window64_pass_value_##suffix(int, const double *, double *, double *, double *);

@@ -271,6 +271,7 @@ void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *op
     task->workspace.n = task->workspace.capacity = 0;
     task->workspace.pool = NULL;
     task->saw_infinity = 0;
+    task->use_table = 0;
 }
 
 void crtrig_trig_task_end(crtrig_trig_task *task) { mpfix_ctx_free(&task->workspace); }

@@ -20,6 +20,8 @@ typedef struct crtrig_trig_task {
     crtrig_stage_counts *counts;  /* NULL, or counters to add to (test hook) */
     mpfix_ctx workspace;          /* pool NULL until the multi-precision stage runs */
     int saw_infinity;             /* an input was +-inf */
+    int use_table;                /* float16/bfloat16 through the result tables (the
+                                     entry points set it; 0 from crtrig_trig_task_init) */
 } crtrig_trig_task;
 
 void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *opt,

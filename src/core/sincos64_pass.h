@@ -99,13 +99,14 @@ SC64_CHUNK_LOOP(sc64_chunk_large, 1, 0)
 SC64_CHUNK_LOOP(sc64_chunk_large_clean, 1, 1)
 
 /* First pass over count contiguous doubles (in and out may be unaligned but must
- * not overlap): out[i] and undecided[i] as described at the top.  Chunks whose
+ * not overlap): out[i] and undecided[i] as described at the top; returns whether
+ * any undecided[i] is nonzero.  Chunks whose
  * finite |x| are all below 2^17 use the Cody-Waite reduction, others the large
  * one for every lane; chunks without tiny, inf or NaN lanes skip their handling. */
-SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, char *out,
-                                                       size_t count, unsigned char *undecided)
+SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, char *out,
+                                                      size_t count, unsigned char *undecided)
 {
-    uint64_t flags[SC64_CHUNK];
+    uint64_t flags[SC64_CHUNK], any = 0;
     size_t start, i;
     for (start = 0; start < count; start += SC64_CHUNK) {
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
@@ -123,9 +124,12 @@ SC64_VECTORIZE void CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in,
             (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
         else
             (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
-        for (i = 0; i < n; i++)
+        for (i = 0; i < n; i++) {
             undecided[start + i] = (unsigned char)flags[i];
+            any |= flags[i];
+        }
     }
+    return any != 0;
 }
 
 /* Test hook: the unrounded value R = *hi + *lo and the bound *e (evaluation and

@@ -1,5 +1,4 @@
-/* The sin/cos entry points and array kernels for float32, bfloat16, float16 and float64
- * (float64's first pass is sincos64_pass.h; its method and bound are in sincos64_core.h).
+/* The sin/cos entry points and array kernels for float32, bfloat16, float16 and float64.
  *
  * Calls go one way: entry point (here: arguments, target, floating-point
  * environment, how many threads: threads.h) -> dispatch (dispatch.c: the
@@ -9,53 +8,32 @@
  * thread with its own task, so a block sees the same inputs however the
  * call is split.
  *
- * A first pass over a block computes, without branches, for every 2^-120 <= |x| < 2^24:
- *   Cody-Waite reduction (reduce_small.h): x (2/pi) = n + 2t, and
- *   with k = n (+1 for cos): f(x) = +-sin(pi t) (k even) or +-cos(pi t) =
- *   +-sin(pi (1/2 - |t|)) (k odd), so one polynomial serves both:
- *   y = +-s P(s^2), s = t or 1/2 - |t| in [-1/2, 1/2], P the Taylor polynomial
- *   of sin(pi s)/s up to degree 7 in z = s^2;
- *   an error bound e and the roundings of y - e and y + e into the output format
- *   (by the float32 conversion, or on the bits for bfloat16 and float16).
- * Elements where those two disagree, and the others (zeros, tiny, huge, inf,
- * NaN, float16 results in the subnormal range) go through
- * crtrig_trig_value (all stages) in a second pass.  Both give the correctly
- * rounded value, so the output does not depend on which pass decided.
- * The first pass (sincos_pass.h) is compiled once per SIMD target
- * (simd_*.c, dispatch.c); the second pass is shared.
+ * The array kernel runs blocks of BLOCK elements through the target's first pass
+ * (compiled once per SIMD target, vectorized): float32, bfloat16 and float16 in
+ * sincos_pass.h (method and error bound in sincos32_core.h: reduction by pi, a
+ * minimax polynomial, a rounding test on the bits of the double result), float64
+ * in sincos64_pass.h (sincos64_core.h).  The pass writes every output and marks
+ * the elements it could not decide (zeros are decided there; inf and NaN, float16
+ * results in the subnormal range, and the about 2^-17 of float32 lanes whose
+ * double result lies too close to a rounding boundary); it returns whether any is
+ * marked, and only then does the second pass visit the block, computing the marked
+ * elements through crtrig_trig_value (all stages).  Both give the correctly rounded
+ * value, so the output does not depend on which pass decided, nor on the target.
  *
- * Error bound of the first pass (u = 2^-53).  On z = s^2 <= 1/4 (plus 2^-29):
- * P(z) >= sin(pi/2)/(1/2) = 2, and the ratios |SINPI_C[k]| z^k / P(z), largest at
- * z = 1/4, are 1.57, 0.646, 0.080, 0.0047, 1.6e-4, 3.6e-6, 5.7e-8, 6.7e-10 for
- * k = 0..7 (sum 2.31, sum of k times them 0.82) and 6.07e-12 for the first
- * omitted term k = 8 (computed with mpmath; tests/test_sincos.py checks the
- * resulting bound on samples):
- *   truncation (alternating series, decreasing terms):          6.07e-12
- *   coefficients rounded to double, u sum_k |c_k z^k| / P:       2.31 u
- *   z = RN(s^2), moving P by at most u sum_k k |c_k z^k| / P:    0.82 u
- *   Horner (Higham, Accuracy and Stability, 5.1): gamma_14 sum_k |c_k z^k|,
- *     relative to P: 14.01 u * 2.31                              32.4 u
- *   y = RN(s P):                                                 1 u
- *   s: for odd k, RN(1/2 - |t|) errs by u s relative, which moves
- *     sin(pi s) by at most u (pi s cot(pi s) <= 1):               1 u
- *   the reduction: t errs by u |t| + |x| 2^-84 (reduce.c); the relative part
- *     moves the result by at most u, the absolute part by pi |x| 2^-84 < |x| 2^-82.
- * Relative total 6.07e-12 + 38.6 u < 6.08e-12; with ulp(y)/2 <= 2^-53 |y| for
- * rounding the endpoints, e = |y| 2^-37 + |x| 2^-82 bounds everything
- * (2^-37 = 7.28e-12).  Rounding y - e and y + e is monotone in every format
- * (the float32 conversion; round_bits in pass_common.h for bfloat16 and the
- * normal float16 range), so equal roundings are the correctly rounded f(x).
- * Elements left undecided lie within about 2^-37 |y| of a rounding boundary: a
- * share near 2^-12 for float32, far less for the 16-bit formats.
+ * float16 and bfloat16 go through result tables in normal operation (table16
+ * below): all 65,536 results per function, computed once per process by this
+ * kernel at first use.
  */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "alloc.h"
 #include "dispatch.h"
 #include "fpenv.h"
 #include "fpformat.h"
 #include "sincos.h"
 #include "threads.h"
+#include "sincos_table16.h"
 
 enum { BLOCK = 256 };
 
@@ -89,6 +67,66 @@ static int decide_element(crtrig_trig_task *task, int func, crtrig_dtype dtype, 
     return rc;
 }
 
+/* float16 and bfloat16 through their result tables (sincos_table16.h).
+ *
+ * A table holds what the array kernel computes for each of the 65,536 bit patterns
+ * (NaNs quieted, +-inf giving the positive quiet NaN), so a lookup returns the very
+ * bits the kernel would; only the FE_INVALID of an infinite input is recorded here.
+ * The table of (func, dtype) is built at its first use, inside the calling entry
+ * point's floating-point environment bracket, by the array kernel of the call's
+ * target over all patterns (with its own task, so that the infinities among them do
+ * not reach the caller), into a buffer of its own, then offered for publication;
+ * a failure (out of memory) returns NULL and the call computes as without tables. */
+static const uint16_t *table16(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype)
+{
+    enum { STEP = 2048 };
+    const int is_bf16 = dtype == CRTRIG_BFLOAT16;
+    const uint16_t *table = crtrig_table16_get((int)func, is_bf16);
+    crtrig_trig_task build;
+    uint16_t *candidate, patterns[STEP];
+    uint32_t start, i;
+    int rc = CRTRIG_OK;
+    if (table || !crtrig_table16_supported())
+        return table;
+    candidate = (uint16_t *)crtrig_alloc(CRTRIG_TABLE16_SIZE * sizeof *candidate);
+    if (!candidate)
+        return NULL;
+    crtrig_trig_task_init(&build, NULL, NULL);  /* use_table 0: the kernels */
+    for (start = 0; start < CRTRIG_TABLE16_SIZE && rc == CRTRIG_OK; start += STEP) {
+        for (i = 0; i < STEP; i++)
+            patterns[i] = (uint16_t)(start + i);
+        rc = crtrig_sincos_array_with(target, &build, func, dtype, (const char *)patterns, 2,
+                                      (char *)(candidate + start), 2, STEP);
+    }
+    crtrig_trig_task_end(&build);
+    if (rc != CRTRIG_OK) {
+        crtrig_free(candidate);
+        return NULL;
+    }
+    return crtrig_table16_publish((int)func, is_bf16, candidate);
+}
+
+/* out[i] = table[in[i]], in order (each input read before its output is written,
+ * so any overlap of the arrays behaves as an in-order loop); records an infinite
+ * input (exponent field all ones, significand zero). */
+static void lookup16(const uint16_t *table, crtrig_dtype dtype, crtrig_trig_task *task,
+                     const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
+                     size_t count)
+{
+    const uint32_t inf_bits = dtype == CRTRIG_BFLOAT16 ? 0x7f80u : 0x7c00u;
+    uint32_t infinity = 0;
+    size_t i;
+    for (i = 0; i < count; i++) {
+        uint16_t h, r;
+        memcpy(&h, in + (ptrdiff_t)i * in_stride, sizeof h);
+        r = table[h];
+        memcpy(out + (ptrdiff_t)i * out_stride, &r, sizeof r);
+        infinity |= (uint32_t)((h & 0x7fffu) == inf_bits);
+    }
+    if (infinity)
+        task->saw_infinity = 1;
+}
+
 /* Overlapping arrays.  The contract (crtrig.h) is that of an in-order loop
  * that reads in[i] before writing out[i]; numpy relies on it when it passes
  * an output that lags behind its input without copying.  Per block, the first
@@ -111,12 +149,20 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
+    if (task->use_table && (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
+        const uint16_t *table = table16(target, func, dtype);
+        if (table) {
+            lookup16(table, dtype, task, in, in_stride, out, out_stride, count);
+            return CRTRIG_OK;
+        }
+    }
     for (start = 0; start < count; start += BLOCK) {
         size_t n = count - start < BLOCK ? count - start : BLOCK, first_pass_decided = n;
         const char *src = in + (ptrdiff_t)start * in_stride;
         char *dst = out + (ptrdiff_t)start * out_stride;
         const char *block_in = src;
         char *block_out = out_stride == size ? dst : out_copy;
+        int any_undecided;
         if (in_stride != size) {
             for (i = 0; i < n; i++)
                 memcpy(in_copy + size * (ptrdiff_t)i, src + (ptrdiff_t)i * in_stride, (size_t)size);
@@ -126,11 +172,12 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             block_in = in_copy;
         }
         if (run_first_pass) {
-            first_pass((int)func, block_in, block_out, n, undecided);
+            any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
         } else {  /* test hook: every element through the stages from first_stage */
             memset(undecided, 1, n);
+            any_undecided = 1;
         }
-        for (i = 0; i < n; i++) {
+        for (i = 0; any_undecided && i < n; i++) {
             if (undecided[i]) {
                 int stage = undecided[i] == 2 ? CRTRIG_STAGE_DOUBLE_DOUBLE : task->first_stage;
                 int rc = decide_element(task, (int)func, dtype, stage,
@@ -198,6 +245,7 @@ typedef struct trig_call_state {
     ptrdiff_t out_stride;
     crtrig_stage_counts *counts;  /* the caller's counters, or NULL */
     int saw_infinity;             /* OR of the participants' */
+    int use_table;                /* float16/bfloat16 through the result tables */
 } trig_call_state;
 
 static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
@@ -223,6 +271,7 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
     (void)participant;
     memset(&counts, 0, sizeof counts);
     crtrig_trig_task_init(&task, call->opt, call->counts ? &counts : NULL);
+    task.use_table = call->use_table;
     while (rc == CRTRIG_OK && crtrig_job_next(job, &lo, &hi))
         rc = crtrig_sincos_array_with(call->target, &task, call->func, call->dtype,
                                       call->in + (ptrdiff_t)lo * call->in_stride, call->in_stride,
@@ -243,7 +292,8 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
  * infinite input only after the caller's environment is back. */
 static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
                      const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
-                     size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+                     size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                     int use_table)
 {
     trig_call_state call;
     crtrig_fpenv env;
@@ -262,6 +312,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.saw_infinity = 0;
     if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
         participants = crtrig_threads_claim(count, BLOCK);
+    call.use_table = use_table;
     crtrig_fpenv_enter(&env);
     rc = crtrig_threads_run(participants, count, BLOCK, trig_share, &call);
     crtrig_fpenv_leave(&env, call.saw_infinity);
@@ -273,7 +324,7 @@ int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *i
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_active_target(), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL);
+                     NULL, NULL, 1);
 }
 
 int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
@@ -282,7 +333,11 @@ int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char
 {
     const crtrig_target *target = (opt && opt->simd_target) ? crtrig_target_at(opt->simd_target - 1)
                                                             : crtrig_active_target();
-    return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts);
+    /* The tables serve normal operation only: not a chosen target, a forced stage or
+     * stage counts (test hooks of the kernels). */
+    int use_table = !counts && (!opt || (!opt->simd_target && opt->first_stage == CRTRIG_STAGE_DOUBLE));
+    return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts,
+                     use_table);
 }
 
 int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
@@ -290,5 +345,5 @@ int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype d
                                ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_target_at(target), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL);
+                     NULL, NULL, 0);
 }

@@ -45,7 +45,6 @@ cdef extern from "crtrig/crtrig.h" nogil:
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts)
     int crtrig_trig_element(int func, int dtype, double x, const crtrig_eval_options *opt,
                             crtrig_stage_counts *counts, double *result)
-    void crtrig_sincos_pass_value_baseline(int func, double x, double *y, double *e)
     const char *crtrig_init(const char *requested)
     const char *crtrig_target_name(int i)
     const char *crtrig_target_index_name(int i)
@@ -65,12 +64,14 @@ cdef extern from "crtrig/crtrig.h" nogil:
                             void *arg, crtrig_fp_state *before, crtrig_fp_state *after,
                             int *fn_result)
     long crtrig_test_fail_allocation(long k)
+    int crtrig_test_table16_built(int func, int dtype)
     int crtrig_trig_dd_value(int func, double x, double *hi, double *lo, double *bound)
     int crtrig_trig_values_raw(int func, int dtype, const double *x, size_t count,
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                                double *result, signed char *stages) nogil
     int crtrig_sincos_pass_target(int target, int func, int dtype, const char *inp, char *out,
                                   size_t count, unsigned char *undecided)
+    int crtrig_sincos32_value_target(int target, int func, double x, double *y, double *e)
     int crtrig_sincos64_value_target(int target, int func, double x, int large, double *hi,
                                      double *lo, double *e, int *flag)
     int crtrig_window_pass_target(int target, int kind, uint64_t first, uint64_t D, int dtype,
@@ -495,6 +496,16 @@ def fail_allocation(long k):
     return crtrig_test_fail_allocation(k)
 
 
+def table16_built(int func, int dtype_code):
+    """Test hook: whether this process has built the result table of sin (func 0) or
+    cos (1) for float16 (dtype_code 0) or bfloat16 (1); crtrig.sin/cos build it at the
+    first call on that format."""
+    cdef int r = crtrig_test_table16_built(func, dtype_code)
+    if r < 0:
+        raise ValueError("func must be 0 or 1 and dtype_code 0 (float16) or 1 (bfloat16)")
+    return r == 1
+
+
 # ---------------------------------------------------------------------------
 # Test hook: one C call under a given floating-point environment
 # ---------------------------------------------------------------------------
@@ -560,7 +571,9 @@ cdef tuple _run_under(_FpCall *call, str rounding, bint ftz, bint daz, flags):
 def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz=False, bint daz=False,
                      flags=()):
     """Test hook: sin (func 0) or cos (1) of the 1-D array x through SIMD target
-    index `target`, in ONE call of the C core made with the calling thread's
+    index `target` (or, for target -1, as crtrig.sin/cos compute it: the active
+    target, float16/bfloat16 through their result tables, built at first use inside
+    this call), in ONE call of the C core made with the calling thread's
     rounding mode, FTZ, DAZ and exception flags set as given.  Returns
     (result, state read right before the call, state read right after it); the
     thread's own environment is restored before this returns, so Python never
@@ -577,7 +590,7 @@ def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz
     call.count = <size_t>x.shape[0]
     call.opt.first_stage = 0
     call.opt.multi_start_bits = 0
-    call.opt.simd_target = target + 1
+    call.opt.simd_target = target + 1 if target >= 0 else 0
     before, after = _run_under(&call, rounding, ftz, daz, flags)
     return out, before, after
 
@@ -678,13 +691,17 @@ def trig_dd_value(int func, double x):
     return hi, lo, bound
 
 
-def first_pass_value(str what, int which, double a, double b=0.0):
-    """Test hook: (value, bound) of the SIMD sin/cos first pass (baseline build):
-    what="sincos", which = 0 sin / 1 cos, a = x (2^-120 <= |x| < 2^24).  (The
-    window passes have window_table_value.)"""
+def first_pass_value(str what, int which, double a, double b=0.0, int target=0):
+    """Test hook: (value, bound) of a SIMD first pass.
+    what="sincos": the float32/bfloat16/float16 pass of SIMD target index `target`,
+    which = 0 sin / 1 cos, a = x (a float32 value, 2^-13 <= |x| <= its largest;
+    ValueError otherwise);
+    (The window passes have window_table_value.)"""
     cdef double v = 0.0, e = 0.0
     if what == "sincos":
-        crtrig_sincos_pass_value_baseline(which, a, &v, &e)
+        if crtrig_sincos32_value_target(target, which, a, &v, &e) != 0:
+            raise ValueError("first_pass_value: needs a supported target, func 0 or 1 and a float32 "
+                             "value with 2^-13 <= |x| <= 3.4028235e38")
     else:
         raise ValueError(what)
     return v, e
