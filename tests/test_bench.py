@@ -164,7 +164,7 @@ def test_report_format_and_json(tmp_path):
             assert table_row["check"] == "-"
         if json_row["section"] == "store limit":  # crtrig against out.fill(0.5), no peers
             assert RATIO_CELL.match(table_row["out.fill(0.5) (speedup)"])
-            assert set(json_row["times"]) == {"crtrig", "out.fill(0.5)"}
+            assert set(json_row["times"]) == {"crtrig", "out.fill(0.5)"} | ({f"crtrig {threads} threads"} if threads else set())
             continue
         for name in loaded:
             title = f"{name} (speedup)"
