@@ -181,10 +181,13 @@ def test_table_built_under_a_hostile_environment(dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_failed_table_allocation_falls_back_and_retries(dtype):
     """When the table's memory cannot be had, the call computes every element through
-    the kernels (same results) and the next call builds the table."""
+    the kernels (same results) and the next call builds the table.  One thread: on
+    several, another participant of the same call may build the table after the
+    first one's allocation failed."""
     result = run_child(f"""
         dtype = {dtype!r}
         x = patterns(dtype)
+        crtrig.set_num_threads(1)
         _core.fail_allocation(1)
         with np.errstate(invalid="ignore"):
             first = crtrig.cos(x)
