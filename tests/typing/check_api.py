@@ -235,6 +235,25 @@ def check_cases_and_grade() -> None:
         assert where == "bad.json"
     else:
         raise AssertionError("MalformedCaseFile not raised")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "inline.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(CASE_TEXT)
+        raw: bytes = cases.read_regular_file_bytes(path, 1 << 20)
+        loaded: cases.CaseFile = cases.load_case_file(path)
+        from_file: list[cases.CaseResult] = cases.run_file(path, strict=True)
+        out, err = io.StringIO(), io.StringIO()
+        status: int = cases.run_cli([path], strict=True, out=out, err=err)
+        assert raw and loaded.cases[0].name == case.name and from_file[0].status == "PASS"
+        assert status == 0, err.getvalue()
+        read_back: dict[tuple[str, int], npt.NDArray[Any]] = crtrig.grade.read_results(
+            path, loaded, cases.DEFAULT_MAX_ELEMENTS, cases.DEFAULT_MAX_FILE_BYTES)
+        assert np.array_equal(read_back[(case.name, 0)], crtrig.hann_window(4))
+        graded: int = crtrig.grade.run_cli(path, path, max_ulp=0, out=out, err=err)
+        assert graded == 0, err.getvalue()
+    parser = argparse.ArgumentParser()
+    cases.configure_parser(parser)
+    crtrig.grade.configure_parser(argparse.ArgumentParser())
     grade: crtrig.grade.Grade = crtrig.grade.grade_case(case, [crtrig.hann_window(4)])
     assert grade.max_ulp == 0 and grade.wrong == 0, grade.line()
     share: str = crtrig.grade.percent(1, 4)
