@@ -3,8 +3,9 @@
 Window functions are overloaded on `dtype` and `out`: NDArray[np.float32] by
 default, NDArray[np.float64] for np.float64 / np.dtype(np.float64) / "float64"
 / "f8" ..., and so on for each of the 12 output types; `out=` gives back the
-array passed (its own type).  Other spellings numpy accepts ("BFloat16",
-np.intc, float, ...) give NDArray[Any].  `sin` and `cos` are numpy ufuncs,
+array passed (its own type).  bfloat16 and other NumPy scalar types give
+NDArray[np.generic]; other spellings ("BFloat16", "l", the builtin float, ...)
+NDArray[Any].  `sin` and `cos` are numpy ufuncs,
 whose calls numpy types as Any.  tests/typing/check_api.py uses all of it under
 mypy --strict (tests/test_typing.py).
 """
@@ -66,9 +67,11 @@ _Bfloat16Like: TypeAlias = Literal["bfloat16"] | type[np.generic] | np.dtype[np.
 # Each function: `out=` gives back out's type; else dtype decides (float32 by
 # default).  Each dtype comes as a keyword, or positionally after `periodic`.
 # The float16 and float32 arms carry `type: ignore[overload-overlap]`: mypy
-# counts np.float64 (also a subclass of Python's float) as possibly overlapping
-# them; np.float16 and np.float32 still pick their own arm, which comes first
-# (tests/typing/check_api.py checks each arm).
+# reports them as overlapping the float64 arm (np.float64 is a class of its own
+# in numpy's stubs, np.float16 and np.float32 aliases of floating[...]); a
+# float16 or float32 argument still picks its own arm, which comes first
+# (tests/typing/check_api.py checks each arm, tests/test_typing.py wrong uses
+# across them).
 # hann_window
 @overload
 def hann_window(size: _Size, periodic: _Periodic = True, dtype: DTypeLike | None = None, *, out: _ArrayT) -> _ArrayT: ...
