@@ -12,6 +12,7 @@ import os
 import shutil
 import struct
 import subprocess
+import tarfile
 import sys
 import textwrap
 
@@ -312,3 +313,28 @@ def test_no_c_compiler_is_one_clear_line(source_copy, tmp_path):
     assert "Traceback" not in output
     assert "crtrig: no C compiler found (CC=/nonexistent): install gcc or clang" in output
     assert not list(tmp_path.glob("wheels/*.whl"))
+
+
+def test_the_wheel_contents_and_the_sdist_hold_the_type_stubs(source_copy, tmp_path):
+    """PEP 561: setup.py build_py (the package files a wheel gets) and the sdist
+    hold py.typed and every .pyi stub of src/crtrig (tests/test_typing.py checks
+    the installed package has one per public module)."""
+    tree = tmp_path / "tree"
+    shutil.copytree(source_copy, tree)  # the sdist writes an .egg-info next to the package
+    wanted = sorted(n for n in os.listdir(os.path.join(ROOT, "src", "crtrig")) if n.endswith(".pyi"))
+    assert "__init__.pyi" in wanted
+    wanted.append("py.typed")
+    env = _clean_environment()
+    run = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "-d", str(tmp_path / "lib")],
+                         cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    built = set(os.listdir(tmp_path / "lib" / "crtrig"))
+    assert not set(wanted) - built, f"missing from the build: {sorted(set(wanted) - built)}"
+    run = subprocess.run([sys.executable, "setup.py", "-q", "sdist", "--formats=tar", "-d", str(tmp_path / "dist")],
+                         cwd=tree, env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    (archive,) = (tmp_path / "dist").glob("*.tar")
+    with tarfile.open(archive) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    missing = [name for name in wanted if f"src/crtrig/{name}" not in names]
+    assert not missing, f"missing from the sdist: {missing}"

@@ -112,7 +112,7 @@ echo "built $(basename "$SDIST") and $(basename "$WHEEL")"
 prefix="$(basename "$SDIST" .tar.gz)"
 tar -tzf "$SDIST" | sed -n "s|^$prefix/||p" | grep -v -e '/$' -e '^$' | sort >"$WORKDIR/sdist.txt"
 (cd "$SRC" && find . -type f -o -type l | sed 's|^\./||' | sort) >"$WORKDIR/tree.txt"
-required="$(grep -E '^(LICENSE|README\.md|setup\.py|pyproject\.toml|MANIFEST\.in)$|^include/.*\.h$|^src/(core|verify)/.*\.[ch]$|^src/crtrig/.*\.(pyx|pxd|py)$|^cases/.*\.json$|^tests/.*\.py$|^tests/data/.*\.wc$' "$WORKDIR/tree.txt")"
+required="$(grep -E '^(LICENSE|README\.md|setup\.py|pyproject\.toml|MANIFEST\.in)$|^include/.*\.h$|^src/(core|verify)/.*\.[ch]$|^src/crtrig/.*\.(pyx|pxd|py|pyi)$|^src/crtrig/py\.typed$|^cases/.*\.json$|^tests/.*\.py$|^tests/data/.*\.wc$' "$WORKDIR/tree.txt")"
 missing="$(comm -23 <(echo "$required" | sort) "$WORKDIR/sdist.txt")"
 [ -z "$missing" ] || fail "missing from the sdist: $missing"
 for pyx in $(grep -E '^src/crtrig/.*\.pyx$' "$WORKDIR/tree.txt"); do
