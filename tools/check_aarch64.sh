@@ -8,7 +8,7 @@
 #   3. shows which first passes the compiler vectorized for NEON: gcc's
 #      -fopt-info-vec report, and the vector (vN.2d, vN.4s...) against scalar
 #      floating-point instructions of each pass function in the object; the
-#      float32, float16 and bfloat16 sin/cos loops and the four window passes must be vectorized;
+#      float32, float16 and bfloat16 sin/cos loops and the window passes' span loops must be vectorized;
 #   4. builds the same driver for x86-64, writes its outputs for the baseline
 #      target and compares the best target's with them;
 #   5. runs the aarch64 driver under qemu-user and compares every output bit
@@ -92,7 +92,7 @@ grep -E '_pass\.h:[0-9]+:[0-9]+: (optimized: loop vectorized|missed: (couldn.t v
 # run their loops in static functions (sincos_pass.h: sc32_*), counted by name.
 "$OBJDUMP_AARCH64" -d --no-show-raw-insn "$WORKDIR/aarch64/simd_baseline.o" | awk '
     /^[0-9a-f]+ <[^>]+>:$/ { fn = substr($2, 2, length($2) - 3); next }
-    (fn ~ /_(pass|run)_(float16|bfloat16|float32|float64)_baseline$/ || fn ~ /^sc32_/) && $2 ~ /^(f[a-z0-9]+|[su]cvtf)$/ {
+    (fn ~ /_(pass|run)_(float16|bfloat16|float32|float64)_baseline$/ || fn ~ /^(sc32|wp_span|w64_span)_/) && $2 ~ /^(f[a-z0-9]+|[su]cvtf)$/ {
         if ($3 ~ /^v[0-9]+\./) vector[fn]++; else scalar[fn]++; seen[fn] = 1
     }
     END { for (fn in seen) printf "%s %d %d\n", fn, vector[fn], scalar[fn] }' |
@@ -102,13 +102,18 @@ while read -r fn vector scalar; do
     printf '  %-44s %8d %8d\n' "$fn" "$vector" "$scalar"
 done <"$WORKDIR/vector_counts.txt"
 for fn in sc32_sin_clean_float32 sc32_cos_clean_float32 sc32_sin_large_float32 sc32_cos_large_float32 \
-          sc32_sin_small_values sc32_cos_large_values crtrig_window_pass_float32_baseline \
-          crtrig_window_pass_bfloat16_baseline crtrig_window_pass_float16_baseline; do
+          sc32_sin_small_values sc32_cos_large_values \
+          wp_span_hann_float32 wp_span_hamming_float32 wp_span_blackman_float32 \
+          wp_span_hann_float32_mirror wp_span_hamming_float32_mirror wp_span_blackman_float32_mirror \
+          wp_span_hann_bfloat16 wp_span_hamming_bfloat16 wp_span_blackman_bfloat16 \
+          wp_span_hann_float16 wp_span_hamming_float16 wp_span_blackman_float16 \
+          w64_span_0 w64_span_1 w64_span_2 w64_span_mirror_0 w64_span_mirror_1 w64_span_mirror_2; do
     vector="$(awk -v f="$fn" '$1 == f { print $2 }' "$WORKDIR/vector_counts.txt")"
     [ "${vector:-0}" -gt 0 ] || fail "$fn has no NEON floating-point instructions: not vectorized"
 done
-echo "required: the sin/cos loops (float32, and the values loop of float16/bfloat16) and the four"
-echo "window passes use NEON vector instructions"
+echo "required: the sin/cos loops (float32, and the values loop of float16/bfloat16) and the window"
+echo "passes' span loops (every kind and format, with and without the mirror store) use NEON vector"
+echo "instructions"
 echo "(the loops over chunks, which call the vectorized loops, stay scalar by design)"
 fused="$("$OBJDUMP_AARCH64" -d "$WORKDIR/aarch64/"*.o | grep -cE '\bf(n?madd|n?msub|mla|mls)\b' || true)"
 echo "fused multiply-add instructions in the aarch64 core: $fused (contraction is off; only explicit fma() makes them)"
