@@ -7,6 +7,7 @@ from . import _core
 from ._dtypes import output_code, resolve_dtype, SUPPORTED_NAMES
 
 HANN, HAMMING, BLACKMAN = 0, 1, 2  # crtrig_window_kind
+GENERAL_HAMMING = 3  # CRTRIG_GENERAL_HAMMING, with alpha = (numerator, denominator)
 
 
 _SIZE_KINDS = ("an integer: a Python int, a NumPy integer scalar or any object with __index__ "
@@ -69,8 +70,10 @@ def _out_array(out, size, dtype, fname):
     return out
 
 
-def make_window(kind, fname, size, periodic, dtype, out, *, _first_stage=0, _multi_start_bits=0, _counts=None):
-    """Shared body of the three window functions (and the tests' hook into the stages)."""
+def make_window(kind, fname, size, periodic, dtype, out, *, alpha=None, _first_stage=0, _multi_start_bits=0,
+                _counts=None):
+    """Shared body of the window functions (and the tests' hook into the stages).
+    Kind GENERAL_HAMMING takes alpha = (numerator, denominator), checked by the caller."""
     size = _size_of(size, fname)
     periodic = _periodic_flag(periodic, fname)
     if out is not None:
@@ -81,7 +84,7 @@ def make_window(kind, fname, size, periodic, dtype, out, *, _first_stage=0, _mul
         target = np.empty(size, dtype=dt.newbyteorder("="))
         result = target
     counts = _core.fill_window(kind, size, periodic, output_code(target.dtype), target,
-                               _first_stage, _multi_start_bits)
+                               _first_stage, _multi_start_bits, -1, alpha)
     if _counts is not None:
         _counts.update(counts)
     if out is None and not dt.isnative:
