@@ -1,5 +1,5 @@
-/* Cosine-sum windows (ONNX HannWindow, HammingWindow, BlackmanWindow, opset 17),
- * correctly rounded into every output type.
+/* Cosine-sum windows (ONNX HannWindow, HammingWindow, BlackmanWindow, opset 17, and
+ * scipy's general_hamming, below), correctly rounded into every output type.
  *
  * w[n] = sum_j (-1)^j a_j cos(2 pi j n / D) with exact rational coefficients
  *   Hann (1/2, 1/2), Hamming (25/46, 21/46), Blackman (21/50, 1/2, 2/25).
@@ -38,6 +38,19 @@
  * for the largest precision the loop can reach before it writes anything
  * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
  * between one fpenv.h switch and its restore.
+ *
+ * The general Hamming window (scipy's general_hamming, crtrig.windows; window_coef.h):
+ * w = alpha - (1 - alpha) cos(2 pi n/D) = c0 + c1 s for alpha = p/q in [0, 1],
+ * c0 = 2 alpha - 1, c1 = 2 (1 - alpha).  For alpha < 1/2, c0 < 0 and w changes sign,
+ * so every stage bounds its error relative to M = |c0| + c1 s and measures its
+ * rounding interval in units of M: near the root the test fails and the element
+ * goes on, down to the fixed-point stage, whose bound is absolute.  Exact points:
+ * s = i/4 (as above) make w rational, (2 (2p - q) + i (q - p))/(2q), which may be a
+ * rounding boundary of any format (alpha = 1/2 + 2^-25 is a float32 midpoint at
+ * s = 1/2), so it is rounded exactly from the fraction (window_coef.c), never by the
+ * Ziv loop; alpha = 1 is the constant 1, exact everywhere.  Elsewhere s is
+ * irrational and c1 != 0, so w is irrational: never 0, never a boundary, and the
+ * loop terminates.
  */
 #include <math.h>
 #include <string.h>

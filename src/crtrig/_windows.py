@@ -142,7 +142,8 @@ hann_window = _window_function(
 hamming_window = _window_function(
     HAMMING, "hamming_window", "Hamming", "HammingWindow",
     "25/46 - 21/46 cos(2 pi n / D)",
-    "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch",
+    "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch; "
+    "crtrig.windows.hamming is the 0.54/0.46 window, with 27/50 and 23/50 exactly",
     "hamming", "; numpy uses 0.54/0.46, so its values differ by up to 0.007 (at the ends)")
 blackman_window = _window_function(
     BLACKMAN, "blackman_window", "Blackman", "BlackmanWindow",
