@@ -160,8 +160,16 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
 
 /* The general Hamming window for alpha < 1/2: the ends a -+ E of |w~| (see above),
  * each format's rounding of them (normal range), and w~'s sign; the format's
- * all-ones pattern (a NaN) where undecided.  The comparisons are of doubles
- * (SSE2 has them; it has no 64-bit integer compare). */
+ * all-ones pattern (a NaN) where undecided.  SSE2 has no 64-bit integer compare, so
+ * the 16-bit formats test on the bits with adds, shifts and ors: lo < T (T the
+ * smallest normal, lo possibly negative) is (bits(lo) >> 63) | ((bits(lo) - bits(T))
+ * >> 63), and x != 0 is (x | -x) >> 63. */
+KD_INLINE uint64_t wp_signed_undecided(double lo, double smallest_normal, uint64_t rl, uint64_t rh)
+{
+    uint64_t lb = double_to_bits(lo), x = rl ^ rh;
+    return (lb >> 63) | ((lb - double_to_bits(smallest_normal)) >> 63) | ((x | ((uint64_t)0 - x)) >> 63);
+}
+
 KD_INLINE uint64_t wp_store_signed_float32(double w, double mag, char *out, size_t i)
 {
     uint64_t sign = double_to_bits(w) >> 63;
@@ -180,7 +188,7 @@ KD_INLINE uint64_t wp_store_signed_bfloat16(double w, double mag, char *out, siz
     uint64_t sign = double_to_bits(w) >> 63;
     double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
     uint64_t rl = crtrig_round_bits(double_to_bits(lo), 45), rh = crtrig_round_bits(double_to_bits(hi), 45);
-    uint64_t undecided = (uint64_t)((lo < 0x1p-126) | (bits_to_double(rl) != bits_to_double(rh)));
+    uint64_t undecided = wp_signed_undecided(lo, 0x1p-126, rl, rh);
     uint16_t r16 = (uint16_t)(((rl >> 45) - (896u << 7)) | (sign << 15) | ((uint64_t)0 - undecided));
     memcpy(out + 2 * i, &r16, sizeof r16);
     return undecided;
@@ -191,7 +199,7 @@ KD_INLINE uint64_t wp_store_signed_float16(double w, double mag, char *out, size
     uint64_t sign = double_to_bits(w) >> 63;
     double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
     uint64_t rl = crtrig_round_bits(double_to_bits(lo), 42), rh = crtrig_round_bits(double_to_bits(hi), 42);
-    uint64_t undecided = (uint64_t)((lo < 0x1p-14) | (bits_to_double(rl) != bits_to_double(rh)));
+    uint64_t undecided = wp_signed_undecided(lo, 0x1p-14, rl, rh);
     uint16_t r16 = (uint16_t)(((rl >> 42) - (1008u << 10)) | (sign << 15) | ((uint64_t)0 - undecided));
     memcpy(out + 2 * i, &r16, sizeof r16);
     return undecided;
