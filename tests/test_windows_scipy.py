@@ -520,3 +520,23 @@ def test_get_window_errors(window, Nx, error, match):
 def test_get_window_fftbins_must_be_a_bool():
     with pytest.raises(TypeError, match="fftbins"):
         windows.get_window("hann", 8, 1)
+
+
+@pytest.mark.parametrize("fmt,bits_", [("float16", 11), ("bfloat16", 8), ("float32", 24), ("float64", 53)])
+def test_exact_points_that_are_rounding_midpoints(fmt, bits_):
+    """alpha = 1/2 + 2^-(p+1) makes w = alpha at n/D = 1/4 (s = 1/2) exactly the midpoint
+    between 1/2 and 1/2 + 2^-p in a format of p bits: ties to even give 1/2, decided
+    from the fraction (a Ziv loop would never end), on every target and stage; the
+    other exact points (s = 0, 1/4, 3/4, 1) of D = 12 too."""
+    alpha = Fraction(1, 2) + Fraction(1, 2 ** (bits_ + 1))
+    for dtype in (fmt, "int8") if fmt == "float32" else (fmt,):
+        want = reference_window(alpha, 12, True, dtype)
+        if dtype == fmt:
+            assert float(want[3]) == 0.5 and float(want[9]) == 0.5  # the tie went to even
+        for target in TARGETS:
+            got, counts = fill_general(alpha, 12, True, dtype, target)
+            assert_same_bits(got, want, f"alpha={alpha} {dtype} target={target}")
+        for stage in (1, 2):
+            got, counts = fill_general(alpha, 12, True, dtype, -1, stage)
+            assert_same_bits(got, want, f"alpha={alpha} {dtype} stage={stage}")
+            assert counts["exact"] == 5  # n = 0, 2, 3, 4, 6; n = 8, 9, 10 copied from their mirror
