@@ -540,3 +540,29 @@ def test_exact_points_that_are_rounding_midpoints(fmt, bits_):
             got, counts = fill_general(alpha, 12, True, dtype, -1, stage)
             assert_same_bits(got, want, f"alpha={alpha} {dtype} stage={stage}")
             assert counts["exact"] == 5  # n = 0, 2, 3, 4, 6; n = 8, 9, 10 copied from their mirror
+
+
+_MODES = ("nearest", "upward", "downward", "towardzero")
+_SWITCHES = ([(False, False), (True, False), (False, True), (True, True)]
+             if _core.FPENV_METHOD in ("mxcsr", "fpcr") else [(False, False)])
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
+def test_general_hamming_ignores_the_callers_environment(target):
+    """Under every rounding mode and FTZ/DAZ setting, one call of the C core gives the
+    round-to-nearest bits and leaves the caller's state (flags included) as it was:
+    the constants too are computed inside the environment switch."""
+    for alpha in (Fraction(2, 5), Fraction(27, 50), Fraction(1, 3), NEAR_ROOT[2][0], Fraction(2 ** 64 - 2, 2 ** 64 - 1)):
+        for dtype in ("float16", "bfloat16", "float32", "float64", "int16"):
+            dt, code = np_dtype(dtype), DTYPES.index(dtype)
+            for size, periodic in ((7, True), (200, False), (1000, True)):
+                want, _ = fill_general(alpha, size, periodic, dtype, target)
+                for mode in _MODES:
+                    for ftz, daz in _SWITCHES:
+                        got, before, after = _core.window_under_fpenv(
+                            target, GENERAL_HAMMING, size, periodic, code, dt, mode, ftz, daz,
+                            alpha=(alpha.numerator, alpha.denominator))
+                        assert before["rounding"] == mode
+                        assert_same_bits(got, want, f"alpha={alpha} {dtype} {size} {mode} ftz={ftz} daz={daz}")
+                        for key in ("rounding", "ftz", "daz", "control", "flags", "status"):
+                            assert after[key] == before[key], (key, alpha, dtype, mode, before, after)

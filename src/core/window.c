@@ -684,6 +684,7 @@ static int window_call(const crtrig_window_spec *spec, int64_t size, int periodi
     if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
         return CRTRIG_ENOMEM;
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&f.coef);
     rc = CRTRIG_OK;
     if (uses_table(&f)) {  /* every phase of the window, as a fill split over threads shares it */
         rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
@@ -785,6 +786,7 @@ int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint6
     if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
         return CRTRIG_ENOMEM;
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = window_element_hook(&coef, n, D, dtype, first_stage, multi_bits, &workspace, counts, result);
     crtrig_fpenv_leave(&env, 0);
     mpfix_ctx_free(&workspace);
@@ -836,6 +838,7 @@ int crtrig_window_spec_stage_value(const crtrig_window_spec *spec, uint64_t n, u
     if (ph.quarter >= 0)
         return CRTRIG_EINVAL;
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = stage_value(&coef, &ph, stage, hi, lo);
     crtrig_fpenv_leave(&env, 0);
     return rc;
@@ -877,6 +880,7 @@ int crtrig_window_spec_pass_target(int target, const crtrig_window_spec *spec, u
         return CRTRIG_OK;
     width = pass_width(dtype);
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = crtrig_sinpi_table_init(&table, t, D, hook_step(D), first, first + count - 1);
     if (rc == CRTRIG_OK) {
         t->window_run[dtype](&coef, &table, first, count, out, NULL);
@@ -914,6 +918,7 @@ int crtrig_window_spec_table_value_target(int target, const crtrig_window_spec *
     if (B == 0)
         B = hook_step(D);
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = crtrig_sinpi_table_init(&table, t, D, B, r, r);
     if (rc == CRTRIG_OK) {
         a = r / B;

@@ -80,7 +80,7 @@ static void ratio_dd(uint64_t nh, uint64_t nl, uint64_t d, double *hi, double *l
 
 int crtrig_window_coef_init(crtrig_window_coef *c, const crtrig_window_spec *spec)
 {
-    uint64_t p, q, d1, e0;
+    uint64_t p, q, d1;
     c->kind = spec->kind;
     c->cancels = 0;
     c->p = c->q = 0;
@@ -93,6 +93,14 @@ int crtrig_window_coef_init(crtrig_window_coef *c, const crtrig_window_spec *spe
     q = c->q = spec->alpha_den;
     d1 = q - p;                           /* c1 = 2 d1 / q */
     c->cancels = p < d1;                  /* 2p < q */
+    return CRTRIG_OK;
+}
+
+void crtrig_window_coef_constants(crtrig_window_coef *c)
+{
+    uint64_t p = c->p, q = c->q, d1 = q - p, e0;
+    if (c->kind != CRTRIG_GENERAL_HAMMING)
+        return;
     e0 = c->cancels ? d1 - p : p - d1;    /* |c0| = |2p - q| / q, |2p - q| <= q */
     ratio_dd(0, e0, q, &c->c0_hi, &c->c0_lo);
     if (c->cancels) {
@@ -102,7 +110,6 @@ int crtrig_window_coef_init(crtrig_window_coef *c, const crtrig_window_spec *spe
     ratio_dd(0, d1, q, &c->c1_hi, &c->c1_lo);
     c->c1_hi *= 2.0;  /* exact */
     c->c1_lo *= 2.0;
-    return CRTRIG_OK;
 }
 
 /* a p + b q for small a, b >= 0 as (high, low) words: exact (the sum < 2^68). */

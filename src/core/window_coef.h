@@ -34,9 +34,16 @@ typedef struct crtrig_window_coef {
     double c1_hi, c1_lo;    /* c1 = 2 (1 - alpha) */
 } crtrig_window_coef;
 
-/* The coefficients of `spec`; CRTRIG_EINVAL for an unknown kind, or a general
- * Hamming alpha = p/q with q = 0 or p > q. */
+/* The kind and the integers of `spec` (the constants are 0 until
+ * crtrig_window_coef_constants); CRTRIG_EINVAL for an unknown kind, or a general
+ * Hamming alpha = p/q with q = 0 or p > q.  Integer work only: callers check
+ * arguments with it before the floating-point environment switch. */
 int crtrig_window_coef_init(crtrig_window_coef *c, const crtrig_window_spec *spec);
+
+/* The double-double constants of a general Hamming window (a no-op for the other
+ * kinds).  Their last additions round: call it in round-to-nearest, inside the
+ * entry points' environment switch (fpenv.h). */
+void crtrig_window_coef_constants(crtrig_window_coef *c);
 
 /* The general Hamming window at s = i/4 (i = 0 .. 4, the points where s is
  * rational), w = ((4 - i) p + (i - 2) q) / (2q), correctly rounded into the

@@ -497,6 +497,7 @@ ctypedef struct _FpCall:
     Py_ssize_t out_stride
     size_t count
     int kind              # window
+    crtrig_window_spec spec
     int64_t size
     int periodic
     crtrig_eval_options opt
@@ -505,8 +506,8 @@ ctypedef struct _FpCall:
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
     if call.is_window:
-        return crtrig_window_ex(call.kind, call.size, call.periodic, call.dtype, call.out,
-                                call.out_stride, &call.opt, NULL)
+        return crtrig_window_spec_ex(&call.spec, call.size, call.periodic, call.dtype, call.out,
+                                     call.out_stride, &call.opt, NULL)
     return crtrig_trig_strided_ex(call.func, call.dtype, call.inp, call.in_stride, call.out,
                                   call.out_stride, call.count, &call.opt, NULL)
 
@@ -568,15 +569,16 @@ def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz
 
 
 def window_under_fpenv(int target, int kind, int64_t size, bint periodic, int dtype_code, dtype,
-                       str rounding, bint ftz=False, bint daz=False, flags=()):
+                       str rounding, bint ftz=False, bint daz=False, flags=(), alpha=None):
     """Test hook: a window fill (as fill_window, into a new array of `dtype`,
     whose C code is dtype_code) through SIMD target index `target`, in ONE call
     under the given environment; returns (window, state before, state after),
-    as trig_under_fpenv."""
+    as trig_under_fpenv (kind GENERAL_HAMMING takes alpha = (numerator, denominator))."""
     cdef _FpCall call
     cdef cnp.ndarray out = np.empty(size, dtype=dtype)
     call.is_window = 1
     call.kind = kind
+    call.spec = _spec(kind, alpha)
     call.size = size
     call.periodic = periodic
     call.dtype = dtype_code
