@@ -279,14 +279,13 @@ static void add_window_groups(void)
                 g = new_group(name, DTYPES[dtype].item, total, 0, DTYPES[dtype].format);
                 for (i = 0; i < n_sizes + (large ? 2 : 0); i++) {
                     int64_t size = i < n_sizes ? SIZES[i] : LARGE[i - n_sizes];
-                    crtrig_window_spec spec;
-                    int rc;
-                    spec.kind = KINDS[kind].kind;
-                    spec.alpha_num = KINDS[kind].num;
-                    spec.alpha_den = KINDS[kind].den;
-                    rc = crtrig_window_spec_ex(&spec, size, periodic, (crtrig_dtype)dtype,
-                                               (char *)g->out + offset * g->item, (ptrdiff_t)g->item,
-                                               NULL, NULL);
+                    char *out = (char *)g->out + offset * g->item;
+                    int rc = KINDS[kind].kind == CRTRIG_GENERAL_HAMMING
+                                 ? crtrig_window_general_hamming(KINDS[kind].num, KINDS[kind].den, size,
+                                                                 periodic, (crtrig_dtype)dtype, out,
+                                                                 (ptrdiff_t)g->item)
+                                 : crtrig_window((crtrig_window_kind)KINDS[kind].kind, size, periodic,
+                                                 (crtrig_dtype)dtype, out, (ptrdiff_t)g->item);
                     if (rc != CRTRIG_OK) {
                         fprintf(stderr, "driver: crtrig_window failed (%d) for %s size %lld\n", rc,
                                 name, (long long)size);
