@@ -566,3 +566,32 @@ def test_general_hamming_ignores_the_callers_environment(target):
                         assert_same_bits(got, want, f"alpha={alpha} {dtype} {size} {mode} ftz={ftz} daz={daz}")
                         for key in ("rounding", "ftz", "daz", "control", "flags", "status"):
                             assert after[key] == before[key], (key, alpha, dtype, mode, before, after)
+
+
+@pytest.mark.parametrize("alpha", [Fraction(2, 5), Fraction(27, 50)], ids=str)
+def test_failed_allocation_writes_nothing(alpha):
+    """The general Hamming fill allocates as the others do (its workspace, then the
+    table), before writing: each failing allocation is a MemoryError with out=
+    untouched, and then the fill gives the exact window."""
+    try:
+        for dtype in ("float16", "float32", "float64", "uint8"):
+            for size, periodic, stage in [(2, True, 0), (300, True, 0), (97, False, 1), (24, True, 2)]:
+                k = 1
+                while True:
+                    out = np.full(2 * size, 7, np_dtype(dtype))[::2]
+                    before = bits(out).copy()
+                    _core.fail_allocation(k)
+                    try:
+                        make_window(GENERAL_HAMMING, "test", size, periodic, None, out,
+                                    alpha=(alpha.numerator, alpha.denominator), _first_stage=stage)
+                    except MemoryError:
+                        assert np.array_equal(bits(out), before), (alpha, dtype, size, k)
+                        assert _core.fail_allocation(0) == 0
+                        k += 1
+                        continue
+                    _core.fail_allocation(0)
+                    assert k == (3 if stage == 0 else 2), (alpha, dtype, size, k)  # workspace (+ table)
+                    assert_same_bits(out, reference_window(alpha, size, periodic, dtype), f"{alpha} {dtype}")
+                    break
+    finally:
+        _core.fail_allocation(0)
