@@ -147,7 +147,12 @@ def correctly_rounded(
 
 
 def _window_evaluator(kind: str, n: int, d: int):
-    coefficients = COEFFICIENTS[kind]
+    return _cosine_sum_evaluator(COEFFICIENTS[kind], n, d)
+
+
+def _cosine_sum_evaluator(coefficients, n: int, d: int):
+    """The evaluator of sum_j (-1)^j a_j cos(2 pi j n / d) for Fraction coefficients a_j
+    with |a_j| <= 1 (the error analysis below assumes terms of size <= 1)."""
     residue = n % d
     exact_terms = []
     for j in range(len(coefficients)):
@@ -180,6 +185,19 @@ def _window_evaluator(kind: str, n: int, d: int):
         return total, Fraction(1, 2 ** (prec - 12))
 
     return evaluate
+
+
+def cosine_sum_value(coefficients, n: int, d: int, fmt="float32"):
+    """Correctly rounded term ``n`` (denominator ``d``) of the cosine-sum window with
+    the given Fraction coefficients (each in [-1, 1]), as ``window_value`` gives it."""
+    name = format_name(fmt)
+    if name in INTEGER_FORMATS:
+        value = cosine_sum_value(coefficients, n, d, "float32")
+        return 0 if math.isnan(value) else math.trunc(value)
+    if d == 0:
+        return math.nan
+    return correctly_rounded(_cosine_sum_evaluator(tuple(Fraction(a) for a in coefficients), int(n), int(d)),
+                             name)
 
 
 def window_value(kind: str, n: int, d: int, fmt="float32"):

@@ -19,7 +19,8 @@
  *     reported as absent on both machines;
  *   every window kind, periodic and symmetric, for every output dtype, over a
  *     set of sizes (0 to 20, powers of two and their neighbours, up to 65537;
- *     100003 and 1000003 for float32 and float64).
+ *     100003 and 1000003 for float32 and float64), and the general Hamming
+ *     window for alpha = 27/50 (no cancellation) and 2/5 (a sign change).
  * Exit status: 0 identical (or written), 1 some output differs, 2 usage, I/O
  * or core errors, or files that do not describe the same groups.
  */
@@ -250,7 +251,10 @@ static const struct { const char *name; size_t item; char format; } DTYPES[CRTRI
 
 static void add_window_groups(void)
 {
-    static const char *const KINDS[3] = {"hann", "hamming", "blackman"};
+    static const struct { const char *name; int kind; uint64_t num, den; } KINDS[5] = {
+        {"hann", CRTRIG_HANN, 0, 0}, {"hamming", CRTRIG_HAMMING, 0, 0}, {"blackman", CRTRIG_BLACKMAN, 0, 0},
+        {"general_hamming 27/50", CRTRIG_GENERAL_HAMMING, 27, 50},
+        {"general_hamming 2/5", CRTRIG_GENERAL_HAMMING, 2, 5}};
     static const int64_t SIZES[] = {0,    1,    2,    3,    4,    5,     6,     7,     8,    9,
                                     10,   11,   12,   13,   14,   15,    16,    17,    18,   19,
                                     20,   31,   32,   33,   63,   64,    65,    100,   127,  128,
@@ -259,7 +263,7 @@ static void add_window_groups(void)
     static const int64_t LARGE[] = {100003, 1000003};  /* float32 and float64 only */
     const size_t n_sizes = sizeof SIZES / sizeof SIZES[0];
     int kind, periodic, dtype;
-    for (kind = 0; kind < 3; kind++)
+    for (kind = 0; kind < 5; kind++)
         for (periodic = 1; periodic >= 0; periodic--)
             for (dtype = 0; dtype < CRTRIG_NUM_DTYPES; dtype++) {
                 char name[NAME_LEN];
@@ -270,14 +274,18 @@ static void add_window_groups(void)
                     total += (size_t)SIZES[i];
                 if (large)
                     total += (size_t)(LARGE[0] + LARGE[1]);
-                snprintf(name, sizeof name, "%s window %s %s", KINDS[kind],
+                snprintf(name, sizeof name, "%s window %s %s", KINDS[kind].name,
                          periodic ? "periodic" : "symmetric", DTYPES[dtype].name);
                 g = new_group(name, DTYPES[dtype].item, total, 0, DTYPES[dtype].format);
                 for (i = 0; i < n_sizes + (large ? 2 : 0); i++) {
                     int64_t size = i < n_sizes ? SIZES[i] : LARGE[i - n_sizes];
-                    int rc = crtrig_window((crtrig_window_kind)kind, size, periodic,
-                                           (crtrig_dtype)dtype, (char *)g->out + offset * g->item,
-                                           (ptrdiff_t)g->item);
+                    char *out = (char *)g->out + offset * g->item;
+                    int rc = KINDS[kind].kind == CRTRIG_GENERAL_HAMMING
+                                 ? crtrig_window_general_hamming(KINDS[kind].num, KINDS[kind].den, size,
+                                                                 periodic, (crtrig_dtype)dtype, out,
+                                                                 (ptrdiff_t)g->item)
+                                 : crtrig_window((crtrig_window_kind)KINDS[kind].kind, size, periodic,
+                                                 (crtrig_dtype)dtype, out, (ptrdiff_t)g->item);
                     if (rc != CRTRIG_OK) {
                         fprintf(stderr, "driver: crtrig_window failed (%d) for %s size %lld\n", rc,
                                 name, (long long)size);

@@ -111,8 +111,12 @@ for fn in sc32_sin_clean_float32 sc32_cos_clean_float32 sc32_sin_large_float32 s
     vector="$(awk -v f="$fn" '$1 == f { print $2 }' "$WORKDIR/vector_counts.txt")"
     [ "${vector:-0}" -gt 0 ] || fail "$fn has no NEON floating-point instructions: not vectorized"
 done
+for fn in $(awk '$1 ~ /^(wp|w64)_span_/ { print $1 }' "$WORKDIR/vector_counts.txt"); do
+    vector="$(awk -v f="$fn" '$1 == f { print $2 }' "$WORKDIR/vector_counts.txt")"
+    [ "${vector:-0}" -gt 0 ] || fail "the window span loop $fn has no NEON floating-point instructions"
+done
 echo "required: the sin/cos loops (float32, and the values loop of float16/bfloat16) and the window"
-echo "passes' span loops (every kind and format, with and without the mirror store) use NEON vector"
+echo "passes' span loops (every kind and format, the general Hamming ones too, with and without the mirror store) use NEON vector"
 echo "instructions"
 echo "(the loops over chunks, which call the vectorized loops, stay scalar by design)"
 fused="$("$OBJDUMP_AARCH64" -d "$WORKDIR/aarch64/"*.o | grep -cE '\bf(n?madd|n?msub|mla|mls)\b' || true)"

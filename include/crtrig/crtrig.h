@@ -48,6 +48,20 @@ typedef enum crtrig_window_kind {
     CRTRIG_NUM_WINDOWS
 } crtrig_window_kind;
 
+/* A window with a parameter (crtrig_window_spec_ex and the _spec test hooks):
+ * kind is a crtrig_window_kind (the alpha fields are then ignored) or
+ * CRTRIG_GENERAL_HAMMING, scipy's general_hamming:
+ *   w[n] = alpha - (1 - alpha) cos(2 pi n / D),  alpha = alpha_num / alpha_den,
+ * exactly, for 0 <= alpha_num <= alpha_den, 1 <= alpha_den (0 <= alpha <= 1;
+ * any fraction, reduced or not).  alpha = 1/2 is Hann; 27/50 is the classic
+ * Hamming window of numpy, scipy and torch (0.54/0.46); 25/46 is ONNX's.
+ * For alpha < 1/2 the window is negative near n = 0 (w[0] = 2 alpha - 1). */
+#define CRTRIG_GENERAL_HAMMING 3
+typedef struct crtrig_window_spec {
+    int kind;
+    uint64_t alpha_num, alpha_den;
+} crtrig_window_spec;
+
 /* Status codes. */
 #define CRTRIG_OK 0
 #define CRTRIG_EINVAL 1   /* bad kind, dtype, size, stride or target; nothing is written */
@@ -105,12 +119,32 @@ int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
+/* crtrig_window_ex for a window given by a spec (the general Hamming window
+ * among others): the same guarantees and errors, and CRTRIG_EINVAL for a bad
+ * spec.  Float outputs are correctly rounded (negative values included);
+ * integer outputs truncate the correctly rounded float32 value toward zero
+ * through int32 (a value of -1, only at n = 0 of alpha = 0, wraps to the
+ * maximum of an unsigned type, as C's conversion does). */
+int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic,
+                          crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                          const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+
+/* The general Hamming window (see crtrig_window_spec): crtrig_window_spec_ex
+ * without test hooks. */
+int crtrig_window_general_hamming(uint64_t alpha_num, uint64_t alpha_den, int64_t size, int periodic,
+                                  crtrig_dtype dtype, char *out, ptrdiff_t stride);
+
 /* Test hook: crtrig_window_ex for the elements [lo, hi) of the window only
  * (0 <= lo <= hi <= size; out still points at element 0): what one thread of a
  * split fill computes.  Nothing outside [lo, hi) is read or written. */
 int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype,
                         char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+
+/* The same for a spec. */
+int crtrig_window_spec_range(const crtrig_window_spec *spec, int64_t size, int periodic,
+                             crtrig_dtype dtype, char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                             const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 
 /* sin and cos, elementwise (ONNX Sin-22 / Cos-22), for float16, bfloat16,
  * float32 and float64 arrays: out[i] = f(in[i]) correctly rounded into the same dtype.
@@ -272,6 +306,9 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
+int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
+                               crtrig_dtype dtype, const crtrig_eval_options *opt,
+                               crtrig_stage_counts *counts, double *result);
 
 /* Test hooks of the first passes of target index `target` (as in
  * crtrig_trig_strided_target), all returning CRTRIG_EINVAL outside their domain:
@@ -308,6 +345,15 @@ int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64
                                      int *flag);
 int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,
                                     double *s_hi, double *s_lo, double *c_hi, double *c_lo);
+/* The two window pass hooks for a spec.  For the general Hamming window, *e
+ * bounds |*hi + *lo - w| relative to the terms' magnitude M = |2 alpha - 1| +
+ * 2 (1 - alpha) sin^2(pi n/D) (M = w for alpha >= 1/2), not to |w|. */
+int crtrig_window_spec_pass_target(int target, const crtrig_window_spec *spec, uint64_t first,
+                                   uint64_t D, crtrig_dtype dtype, size_t count, char *out,
+                                   unsigned char *undecided);
+int crtrig_window_spec_table_value_target(int target, const crtrig_window_spec *spec, uint64_t n,
+                                          uint64_t D, uint64_t B, crtrig_dtype dtype, double *hi,
+                                          double *lo, double *e, int *flag);
 
 /* Test hook: the scalar crtrig_sincospi_ratio_dd (the per-element stages' sin(pi a/b)
  * or cos(pi a/b), 0 <= 4a <= b <= 2^54) that the tables' builder repeats. */
@@ -319,6 +365,10 @@ int crtrig_sinpi_ratio_dd_value(int use_cos, uint64_t a, uint64_t b, double *hi,
  * kind or stage), else CRTRIG_OK. */
 int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
                               crtrig_stage stage, double *hi, double *lo);
+/* The same for a spec; for the general Hamming window the stages' bounds
+ * (2^-47 and 2^-96) are relative to M (see crtrig_window_spec_table_value_target). */
+int crtrig_window_spec_stage_value(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
+                                   crtrig_stage stage, double *hi, double *lo);
 
 #ifdef __cplusplus
 }

@@ -82,6 +82,17 @@ static inline dd_t dd_add(dd_t a, dd_t b)
     return dd_fast_two_sum(s.hi, s.lo + (a.lo + b.lo));
 }
 
+/* Joldes, Muller and Popescu's AccurateDWPlusDW (Algorithm 6 of the paper
+ * above): relative error <= 3u^2 / (1 - 4u) of the exact a + b, whatever the
+ * signs (cancellation included).  Used where operands of opposite signs may
+ * cancel (the general Hamming window, window.c). */
+static inline dd_t dd_add_accurate(dd_t a, dd_t b)
+{
+    dd_t s = dd_two_sum(a.hi, b.hi), t = dd_two_sum(a.lo, b.lo);
+    dd_t v = dd_fast_two_sum(s.hi, s.lo + t.hi);
+    return dd_fast_two_sum(v.hi, t.lo + v.lo);
+}
+
 static inline dd_t dd_add_d(dd_t a, double b)
 {
     dd_t s = dd_two_sum(a.hi, b);

@@ -19,6 +19,7 @@ typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t
                                      unsigned char *undecided);
 
 struct crtrig_sinpi_table;
+struct crtrig_window_coef;
 
 /* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
  * as double-doubles for m = m0 + i step. */
@@ -29,7 +30,8 @@ typedef void (*crtrig_sinpi_table_fn)(double m0, double step, double M, size_t c
  * r0 .. r0 + count - 1 into out (contiguous, the format's bits) and, unless mirror
  * is NULL, into mirror, mirror - 1 element, ...; undecided ones marked
  * (window_table.h); returns how many are marked. */
-typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table *table, uint64_t r0,
+typedef size_t (*crtrig_window_run_fn)(const struct crtrig_window_coef *coef,
+                                       const struct crtrig_sinpi_table *table, uint64_t r0,
                                        size_t count, char *out, char *mirror);
 
 /* Test hooks of the sin/cos passes (sincos_pass.h: the double value and its
@@ -38,9 +40,9 @@ typedef size_t (*crtrig_window_run_fn)(int kind, const struct crtrig_sinpi_table
 typedef void (*crtrig_sincos32_value_fn)(int func, double x, double *y, double *e);
 typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
                                         double *e);
-typedef int (*crtrig_window_value_fn)(int kind, int fmt, double sa, double ca, double fs, double fc,
+typedef int (*crtrig_window_value_fn)(const struct crtrig_window_coef *coef, int fmt, double sa, double ca, double fs, double fc,
                                       double *w, double *e);
-typedef int (*crtrig_window64_value_fn)(int kind, const double *entries, double *hi, double *lo,
+typedef int (*crtrig_window64_value_fn)(const struct crtrig_window_coef *coef, const double *entries, double *hi, double *lo,
                                         double *e);
 
 /* Kernels of one target, indexed by crtrig_dtype: float16, bfloat16, float32, float64. */
@@ -66,20 +68,20 @@ const crtrig_target *crtrig_target_at(int i);
     int crtrig_sincos_pass_bfloat16_##suffix(int, const char *, char *, size_t, unsigned char *); \
     int crtrig_sincos_pass_float16_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     int crtrig_sincos_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    size_t crtrig_window_run_float16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+    size_t crtrig_window_run_float16_##suffix(const struct crtrig_window_coef *, const struct crtrig_sinpi_table *, uint64_t,    \
                                               size_t, char *, char *);                             \
-    size_t crtrig_window_run_bfloat16_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,   \
+    size_t crtrig_window_run_bfloat16_##suffix(const struct crtrig_window_coef *, const struct crtrig_sinpi_table *, uint64_t,   \
                                                size_t, char *, char *);                            \
-    size_t crtrig_window_run_float32_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+    size_t crtrig_window_run_float32_##suffix(const struct crtrig_window_coef *, const struct crtrig_sinpi_table *, uint64_t,    \
                                               size_t, char *, char *);                             \
-    size_t crtrig_window_run_float64_##suffix(int, const struct crtrig_sinpi_table *, uint64_t,    \
+    size_t crtrig_window_run_float64_##suffix(const struct crtrig_window_coef *, const struct crtrig_sinpi_table *, uint64_t,    \
                                               size_t, char *, char *);                             \
     void crtrig_sinpi_table_##suffix(double, double, double, size_t, double *, double *, double *,  \
                                      double *);                                                    \
     void crtrig_sincos_pass_value_##suffix(int, double, double *, double *);                     \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
-    int crtrig_window_pass_value_##suffix(int, int, double, double, double, double, double *, double *); \
-    int crtrig_window64_pass_value_##suffix(int, const double *, double *, double *, double *);
+    int crtrig_window_pass_value_##suffix(const struct crtrig_window_coef *, int, double, double, double, double, double *, double *); \
+    int crtrig_window64_pass_value_##suffix(const struct crtrig_window_coef *, const double *, double *, double *, double *);
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)
 CRTRIG_DECLARE_PASSES(avx512)

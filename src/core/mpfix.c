@@ -75,6 +75,28 @@ void mpfix_set_ratio(uint32_t *x, int n, uint64_t a, uint64_t b)
     }
 }
 
+void mpfix_set_ratio_u64(uint32_t *x, int n, uint64_t a, uint64_t b)
+{
+    uint64_t r = a == b ? 0 : a;  /* a/b = 1 + 0, or 0 + a/b */
+    int i, bit;
+    set_zero(x, n);
+    x[n - 1] = a == b ? 1u : 0u;
+    /* Long division, one bit at a time: r < b < 2^64, so 2r may need 65 bits;
+     * the bit shifted out then makes 2r >= b, and 2r - b < b is right modulo 2^64. */
+    for (i = n - 2; i >= 0; i--) {
+        uint32_t limb = 0;
+        for (bit = 31; bit >= 0; bit--) {
+            uint64_t carry = r >> 63;
+            r <<= 1;
+            if (carry || r >= b) {
+                r -= b;
+                limb |= (uint32_t)1 << bit;
+            }
+        }
+        x[i] = limb;
+    }
+}
+
 void mpfix_mul(mpfix_ctx *ctx, uint32_t *z, const uint32_t *x, const uint32_t *y)
 {
     int n = ctx->n, i, j;

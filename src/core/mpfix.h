@@ -38,6 +38,8 @@ void mpfix_ctx_free(mpfix_ctx *ctx);
 /* x = floor(a/b 2^F), for a/b < 2^32 and 1 <= b <= 2^62.  Error < 1 ulp. */
 void mpfix_set_ratio(uint32_t *x, int n, uint64_t a, uint64_t b);
 
+/* x = floor(a/b 2^F), for 0 <= a <= b and 1 <= b < 2^64.  Error < 1 ulp. */
+void mpfix_set_ratio_u64(uint32_t *x, int n, uint64_t a, uint64_t b);
 /* y = sin(pi a/b) (use_cos == 0) or cos(pi a/b), for 0 < a/b <= 1/4 and
  * b <= 2^62.  Returns a bound on |y - exact| in ulps (derived in mpfix.c).
  * y must have ctx->n limbs. */

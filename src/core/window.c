@@ -1,5 +1,5 @@
-/* Cosine-sum windows (ONNX HannWindow, HammingWindow, BlackmanWindow, opset 17),
- * correctly rounded into every output type.
+/* Cosine-sum windows (ONNX HannWindow, HammingWindow, BlackmanWindow, opset 17, and
+ * scipy's general_hamming, below), correctly rounded into every output type.
  *
  * w[n] = sum_j (-1)^j a_j cos(2 pi j n / D) with exact rational coefficients
  *   Hann (1/2, 1/2), Hamming (25/46, 21/46), Blackman (21/50, 1/2, 2/25).
@@ -47,6 +47,19 @@
  * (crtrig_window_range) over its elements.  Every element depends
  * only on n, D and the table (built once per call, for every phase, before
  * the split), so the split changes no bit.
+ *
+ * The general Hamming window (scipy's general_hamming, crtrig.windows; window_coef.h):
+ * w = alpha - (1 - alpha) cos(2 pi n/D) = c0 + c1 s for alpha = p/q in [0, 1],
+ * c0 = 2 alpha - 1, c1 = 2 (1 - alpha).  For alpha < 1/2, c0 < 0 and w changes sign,
+ * so every stage bounds its error relative to M = |c0| + c1 s and measures its
+ * rounding interval in units of M: near the root the test fails and the element
+ * goes on, down to the fixed-point stage, whose bound is absolute.  Exact points:
+ * s = i/4 (as above) make w rational, (2 (2p - q) + i (q - p))/(2q), which may be a
+ * rounding boundary of any format (alpha = 1/2 + 2^-25 is a float32 midpoint at
+ * s = 1/2), so it is rounded exactly from the fraction (window_coef.c), never by the
+ * Ziv loop; alpha = 1 is the constant 1, exact everywhere.  Elsewhere s is
+ * irrational and c1 != 0, so w is irrational: never 0, never a boundary, and the
+ * loop terminates.
  */
 #include <math.h>
 #include <stdint.h>
@@ -63,6 +76,7 @@
 #include "window_table.h"
 #include "threads.h"
 #include "alloc.h"
+#include "window_coef.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
@@ -99,8 +113,9 @@ static phase fold_phase(uint64_t n, uint64_t D)  /* 0 <= n <= D, D > 0 */
     return ph;
 }
 
-/* w at s = i/4 as a fraction num/den. */
-static void exact_point(crtrig_window_kind kind, int i, uint64_t *num, uint64_t *den)
+/* w at s = i/4 as a fraction num/den (the ONNX windows; the general Hamming
+ * window's exact points go through crtrig_general_hamming_exact). */
+static void exact_point(int kind, int i, uint64_t *num, uint64_t *den)
 {
     switch (kind) {
     case CRTRIG_HANN:     *num = (uint64_t)i;                 *den = 4;   return;  /* i/4 */
@@ -117,13 +132,23 @@ static void exact_point(crtrig_window_kind kind, int i, uint64_t *num, uint64_t 
  *   Blackman  RN(RN(s RN(9 + 16 s)) / 25), 16 s exact:
  *             (9 + 16s) carries (16/25) 10.6u + u, the product adds 10.6u + u,
  *             the division u: 1.64 * 10.6u + 3u = 20.4u
- * all below 24u < 2^-48 (second-order terms included), and we use 2^-47. */
-static double window_of_s_d(crtrig_window_kind kind, double s)
+ * all below 24u < 2^-48 (second-order terms included), and we use 2^-47.
+ * General Hamming (window_coef.h), relative to M = |c0| + c1 s:
+ *   RN(RN(C1 s) + C0) with C0 = c0_hi, C1 = c1_hi (each within 1.0001u of c0, c1):
+ *   C1 s within 10.6u + 1.0001u + u of c1 s, C0 within 1.0001u of c0, the sum's
+ *   rounding u |w~| <= u M (1 + 13u): |w~ - w| <= 13.7u M < 2^-49 M, and we use
+ *   2^-47 M.  *mag = RN(RN(C1 s) + |C0|) >= M (1 - 13.7u) (no cancellation). */
+static double window_of_s_d(const crtrig_window_coef *c, double s, double *mag)
 {
-    switch (kind) {
-    case CRTRIG_HANN:    return hann_of_s(s);
-    case CRTRIG_HAMMING: return hamming_of_s(s);
-    default:             return blackman_of_s(s);
+    switch (c->kind) {
+    case CRTRIG_HANN:    *mag = hann_of_s(s); return *mag;
+    case CRTRIG_HAMMING: *mag = hamming_of_s(s); return *mag;
+    case CRTRIG_BLACKMAN: *mag = blackman_of_s(s); return *mag;
+    default: {
+        double t = c->c1_hi * s;
+        *mag = t + fabs(c->c0_hi);
+        return t + c->c0_hi;
+    }
     }
 }
 
@@ -131,17 +156,34 @@ static double window_of_s_d(crtrig_window_kind kind, double s)
  * (sincospi.c); s = dd_mul(y, y): 2 (3.7e) + e = 8.4e;
  *   Hann 8.4e; Hamming 8.4e + 3e = 11.4e (mul_d, add_d of same signs, div_d);
  *   Blackman 1.64 * 8.4e + 3e = 16.8e (add_d, mul, div_d; 16 s exact)
- * all below 17e < 2^-98.9, and we use 2^-96. */
-static dd_t window_of_s_dd(crtrig_window_kind kind, dd_t s)
+ * all below 17e < 2^-98.9, and we use 2^-96.
+ * General Hamming, relative to M = |c0| + c1 s: t = dd_mul(s, C1) is within
+ * 8.4e + e (C1's error, window_coef.h) + e (dd_mul) = 10.4e of c1 s; C0 within
+ * e |c0|; their sum by dd_add_accurate errs by at most 3 2^-106 / (1 - 2^-51)
+ * < 0.38e of |t + C0| <= M (1 + 11e), whatever the signs (Joldes, Muller,
+ * Popescu 2017, AccurateDWPlusDW): |w~ - w| <= 11.8e M < 2^-99.4 M, and we use
+ * 2^-96 M.  *mag = RN(|C0_hi| + t_hi) >= M (1 - 3 2^-53). */
+static dd_t window_of_s_dd(const crtrig_window_coef *c, dd_t s, double *mag)
 {
-    switch (kind) {
+    dd_t w;
+    switch (c->kind) {
     case CRTRIG_HANN:
-        return s;
+        w = s;
+        break;
     case CRTRIG_HAMMING:
-        return dd_div_d(dd_add_d(dd_mul_d(s, 21.0), 2.0), 23.0);
-    default:
-        return dd_div_d(dd_mul(s, dd_add_d(dd_make(16.0 * s.hi, 16.0 * s.lo), 9.0)), 25.0);
+        w = dd_div_d(dd_add_d(dd_mul_d(s, 21.0), 2.0), 23.0);
+        break;
+    case CRTRIG_BLACKMAN:
+        w = dd_div_d(dd_mul(s, dd_add_d(dd_make(16.0 * s.hi, 16.0 * s.lo), 9.0)), 25.0);
+        break;
+    default: {
+        dd_t t = dd_mul(s, dd_make(c->c1_hi, c->c1_lo));
+        *mag = fabs(c->c0_hi) + t.hi;
+        return dd_add_accurate(t, dd_make(c->c0_hi, c->c0_lo));
     }
+    }
+    *mag = w.hi;
+    return w;
 }
 
 /* Multi-precision stage at one precision; w (user number 0) gets the value,
@@ -150,15 +192,23 @@ static dd_t window_of_s_dd(crtrig_window_kind kind, dd_t s)
  *   Hamming: floor((21 s + 2) / 23): 21 err_s / 23 + 1 <= err_s + 1.
  *   Blackman: B = 16 s + 9 (error 16 err_s, B <= 25); floor(s B) has error
  *     <= 25 err_s + 16 err_s + 2 (the product of the two errors is < 1 ulp
- *     while err_s < 2^(F/2)); dividing by 25: (41 err_s + 2)/25 + 1 <= 2 err_s + 2. */
-static uint64_t window_fixed(mpfix_ctx *ctx, crtrig_window_kind kind, const phase *ph)
+ *     while err_s < 2^(F/2)); dividing by 25: (41 err_s + 2)/25 + 1 <= 2 err_s + 2.
+ *   General Hamming, w = (2 (q - p) s +- |2p - q|) / q: R = floor((q - p)/q)
+ *     (< 1 ulp, R <= 1) and T = floor(s R) (error <= err_s R + s 1 + 1 <= err_s + 2,
+ *     s <= 1); 2T: 2 err_s + 4; C0 = floor(|2p - q|/q): < 1 ulp; the sum (or the
+ *     difference, whichever order is >= 0, for alpha < 1/2) adds the errors:
+ *     2 err_s + 5, an absolute bound however small |w| is.  *negative is set when
+ *     the computed difference C0 - 2T is > 0 (w~ = -(C0 - 2T)); the caller rounds
+ *     |w~| only when it exceeds the bound (the sign of w is then that of w~). */
+static uint64_t window_fixed(mpfix_ctx *ctx, const crtrig_window_coef *c, const phase *ph, int *negative)
 {
     int n = ctx->n;
     uint32_t *w = mpfix_user(ctx, 0), *y = mpfix_user(ctx, 3), *s = mpfix_user(ctx, 4);
     uint64_t err_y = mpfix_sincospi_ratio(ctx, y, ph->use_cos, ph->a, ph->b);
     uint64_t err_s = 2 * err_y + 2;
     mpfix_mul(ctx, s, y, y);
-    switch (kind) {
+    *negative = 0;
+    switch (c->kind) {
     case CRTRIG_HANN:
         mpfix_copy(w, s, n);
         return err_s;
@@ -168,28 +218,48 @@ static uint64_t window_fixed(mpfix_ctx *ctx, crtrig_window_kind kind, const phas
         mpfix_add_int(w, n, 2);
         mpfix_div_u32(w, n, 23);
         return err_s + 1;
-    default:
+    case CRTRIG_BLACKMAN:
         mpfix_copy(y, s, n);  /* y becomes B = 16 s + 9 */
         mpfix_mul_u32(y, n, 16);
         mpfix_add_int(y, n, 9);
         mpfix_mul(ctx, w, s, y);
         mpfix_div_u32(w, n, 25);
         return 2 * err_s + 2;
+    default: {
+        uint32_t *r = mpfix_user(ctx, 6), *c0 = mpfix_user(ctx, 7);
+        uint64_t d1 = c->q - c->p;
+        mpfix_set_ratio_u64(r, n, d1, c->q);
+        mpfix_mul(ctx, w, s, r);
+        mpfix_mul_u32(w, n, 2);
+        mpfix_set_ratio_u64(c0, n, c->cancels ? d1 - c->p : c->p - d1, c->q);
+        if (!c->cancels) {
+            mpfix_add(w, c0, n);
+        } else if (mpfix_cmp(w, c0, n) >= 0) {
+            mpfix_sub(w, c0, n);
+        } else {
+            mpfix_sub(c0, w, n);
+            mpfix_copy(w, c0, n);
+            *negative = 1;
+        }
+        return 2 * err_s + 5;
+    }
     }
 }
 
 /* Ziv loop in fixed point, for an irrational point (ph->quarter < 0) or an
  * exact fraction num/den (then the error is below one ulp of truncation), in
  * the fill's workspace (allocated for MULTI_MAX_BITS before anything is
- * written; every precision the loop reaches is at most that). */
-static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, uint64_t den,
+ * written; every precision the loop reaches is at most that).  A general
+ * Hamming value whose magnitude does not exceed its error bound (its sign is
+ * then unknown) is undecided at that precision. */
+static int round_multi(const crtrig_window_coef *c, const phase *ph, uint64_t num, uint64_t den,
                        crtrig_dtype fmt, int start_bits, mpfix_ctx *ctx,
                        crtrig_stage_counts *counts, double *result)
 {
     int bits;
     for (bits = start_bits; bits <= MULTI_MAX_BITS; bits *= 2) {
         uint32_t *w, *lo, *hi, *err;
-        int decided;
+        int decided, negative = 0;
         if (mpfix_ctx_set_precision(ctx, bits) != 0)
             return CRTRIG_EINVAL;  /* cannot happen: bits <= MULTI_MAX_BITS */
         w = mpfix_user(ctx, 0);
@@ -200,19 +270,28 @@ static int round_multi(crtrig_window_kind kind, const phase *ph, uint64_t num, u
             mpfix_set_ratio(w, ctx->n, num, den);
             mpfix_set_ulps_pow2(err, ctx->n, 1, 0);  /* truncation: below one ulp */
         } else {
-            mpfix_set_ulps_pow2(err, ctx->n, window_fixed(ctx, kind, ph), 0);
+            mpfix_set_ulps_pow2(err, ctx->n, window_fixed(ctx, c, ph, &negative), 0);
         }
-        decided = mpfix_round_interval(ctx, w, err, lo, hi, fmt, result);
-        if (decided)
+        decided = (c->kind != CRTRIG_GENERAL_HAMMING || mpfix_cmp(w, err, ctx->n) > 0) &&
+                  mpfix_round_interval(ctx, w, err, lo, hi, fmt, result);
+        if (decided) {
+            if (negative)
+                *result = -*result;
             return CRTRIG_OK;
+        }
         if (counts)
             counts->multi_retries++;
     }
     return CRTRIG_ENOCONV;
 }
 
-/* The correctly rounded w[n] in the float format fmt, as a double. */
-static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype fmt,
+/* The correctly rounded w[n] in the float format fmt, as a double.
+ * General Hamming: the exact points s = i/4 and, for alpha = 1 (w = 1
+ * everywhere), every point are rounded exactly from their fraction; elsewhere
+ * w = c0 + c1 s with s irrational and c1 != 0 is irrational, never a rounding
+ * boundary and never 0, so the Ziv loop terminates (its magnitude eventually
+ * exceeds the shrinking error bound). */
+static int window_element(const crtrig_window_coef *c, uint64_t n, uint64_t D, crtrig_dtype fmt,
                           int first_stage, int multi_bits, mpfix_ctx *workspace,
                           crtrig_stage_counts *counts, double *result)
 {
@@ -226,24 +305,31 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
         return CRTRIG_OK;
     }
     ph = fold_phase(n, D);
-    if (ph.quarter >= 0) {
-        uint64_t num, den;
-        exact_point(kind, ph.quarter, &num, &den);
+    if (c->kind == CRTRIG_GENERAL_HAMMING && (ph.quarter >= 0 || c->p == c->q)) {
         if (counts)
             counts->exact++;
-        return round_multi(kind, &ph, num, den, fmt, MULTI_DEFAULT_BITS, workspace, NULL, result);
+        *result = crtrig_general_hamming_exact(c, ph.quarter >= 0 ? ph.quarter : 4, fmt);
+        return CRTRIG_OK;
+    }
+    if (ph.quarter >= 0) {
+        uint64_t num, den;
+        exact_point(c->kind, ph.quarter, &num, &den);
+        if (counts)
+            counts->exact++;
+        return round_multi(c, &ph, num, den, fmt, MULTI_DEFAULT_BITS, workspace, NULL, result);
     }
 
     if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64) {
-        /* |w~ - w| <= 2^-47 w.  e = w~ 2^-46 (exact); RN(w~ +- e) are at least
-         * w~ 2^-46 - ulp(w~)/2 >= w~ (2^-46 - 2^-53) away from w~, which covers
-         * 2^-47 w <= 2^-47 w~ (1 + 2^-46).  So lo <= w <= hi. */
-        double y = crtrig_sincospi_ratio_d(ph.use_cos, ph.a, ph.b);
-        double w = window_of_s_d(kind, y * y);
-        double e = w * 0x1p-46;
+        /* |w~ - w| <= 2^-47 m, m = w (ONNX windows) or M (general Hamming), and
+         * mag >= m (1 - 2^-48).  e = mag 2^-46 (exact); RN(w~ +- e) are at least
+         * e - u (|w~| + e) >= m (2^-46 (1 - 2^-48) - 2^-52.9) > 2^-47 m away from
+         * w~ (|w~| <= 1.01 m).  So lo <= w <= hi. */
+        double y = crtrig_sincospi_ratio_d(ph.use_cos, ph.a, ph.b), mag;
+        double w = window_of_s_d(c, y * y, &mag);
+        double e = mag * 0x1p-46;
         double rlo = crtrig_round_double(w - e, fmt, &tie);
         double rhi = crtrig_round_double(w + e, fmt, &tie);
-        if (rlo == rhi) {
+        if (rlo == rhi && signbit(rlo) == signbit(rhi)) {  /* -0 and +0: undecided */
             if (counts)
                 counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
             *result = rlo;
@@ -251,26 +337,31 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
         }
     }
     if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE) {
-        /* |w~ - w| <= 2^-96 w.  e = w~.hi 2^-94; dd_add_d errs by at most
-         * 2^-103 (w~ + e), so the endpoints lie at least w~ (2^-94 - 2^-102)
-         * from w~, covering 2^-96 w.  Both are fast-two-sum outputs, as
-         * crtrig_round_dd requires. */
+        /* |w~ - w| <= 2^-96 m (m = w, or M for the general Hamming window, and
+         * mag >= m (1 - 2^-51)).  e = mag 2^-94; dd_add_d errs by at most
+         * 2^-103 (|w~| + e) (its operands have opposite signs only when e <=
+         * |w~.hi|/4, as dd.h requires: otherwise the element goes on), so the
+         * endpoints lie at least m (2^-94 (1 - 2^-51) - 2^-102.9) > 2^-96 m from
+         * w~.  Both are fast-two-sum outputs, as crtrig_round_dd requires. */
+        double mag;
         dd_t y = crtrig_sincospi_ratio_dd(ph.use_cos, ph.a, ph.b);
-        dd_t w = window_of_s_dd(kind, dd_mul(y, y));
-        double e = w.hi * 0x1p-94;
-        dd_t lo = dd_add_d(w, -e), hi = dd_add_d(w, e);
-        double rlo = crtrig_round_dd(lo.hi, lo.lo, fmt);
-        double rhi = crtrig_round_dd(hi.hi, hi.lo, fmt);
-        if (rlo == rhi) {
-            if (counts)
-                counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
-            *result = rlo;
-            return CRTRIG_OK;
+        dd_t w = window_of_s_dd(c, dd_mul(y, y), &mag);
+        double e = mag * 0x1p-94;
+        if (fabs(w.hi) >= 4.0 * e) {
+            dd_t lo = dd_add_d(w, -e), hi = dd_add_d(w, e);
+            double rlo = crtrig_round_dd(lo.hi, lo.lo, fmt);
+            double rhi = crtrig_round_dd(hi.hi, hi.lo, fmt);
+            if (rlo == rhi && signbit(rlo) == signbit(rhi)) {
+                if (counts)
+                    counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
+                *result = rlo;
+                return CRTRIG_OK;
+            }
         }
     }
     if (counts)
         counts->by_stage[CRTRIG_STAGE_MULTI]++;
-    return round_multi(kind, &ph, 0, 0, fmt, multi_bits, workspace, counts, result);
+    return round_multi(c, &ph, 0, 0, fmt, multi_bits, workspace, counts, result);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -281,7 +372,7 @@ static int window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
  * gives the same bytes. */
 typedef struct fill_call {
     const crtrig_target *target;
-    crtrig_window_kind kind;
+    crtrig_window_coef coef;   /* the window (kind, general Hamming constants) */
     uint64_t D;
     crtrig_dtype dtype;
     int first_stage, multi_bits;
@@ -408,7 +499,7 @@ static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_
                         char *mirror, mpfix_ctx *workspace, crtrig_stage_counts *counts)
 {
     const size_t width = pass_width(fmt);
-    size_t undecided = f->target->window_run[fmt]((int)f->kind, &f->table, r0, count, vals, mirror), i;
+    size_t undecided = f->target->window_run[fmt](&f->coef, &f->table, r0, count, vals, mirror), i;
     if (counts)
         counts->by_stage[CRTRIG_STAGE_DOUBLE] += count - undecided;
     for (i = 0; undecided > 0 && i < count; i++) {
@@ -416,7 +507,7 @@ static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_
         int rc;
         if (!is_marked(fmt, vals + width * i))
             continue;
-        rc = window_element(f->kind, r0 + i, f->D, fmt, CRTRIG_STAGE_DOUBLE_DOUBLE, f->multi_bits,
+        rc = window_element(&f->coef, r0 + i, f->D, fmt, CRTRIG_STAGE_DOUBLE_DOUBLE, f->multi_bits,
                             workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
@@ -557,7 +648,7 @@ static int fill_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_cou
                 counts->mirrored++;
             continue;
         }
-        rc = window_element(f->kind, n, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
+        rc = window_element(&f->coef, n, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
         crtrig_store(f->dtype, v, f->out + (ptrdiff_t)n * f->stride);
@@ -583,7 +674,7 @@ static int phase_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_co
         return table_phases(f, workspace, counts, r_lo, r_hi, r_lo, r_hi, m_lo, m_hi);
     for (r = r_lo; r < r_hi; r++) {
         double v;
-        int rc = window_element(f->kind, r, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
+        int rc = window_element(&f->coef, r, D, fmt, f->first_stage, f->multi_bits, workspace, counts, &v);
         if (rc != CRTRIG_OK)
             return rc;
         crtrig_store(f->dtype, v, f->out + (ptrdiff_t)r * f->stride);
@@ -681,7 +772,7 @@ static void free_workspaces(mpfix_ctx *all, int participants, mpfix_ctx *single)
 }
 
 /* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
-static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtrig_dtype dtype, char *out,
+static int window_call(const crtrig_window_spec *spec, int64_t size, int periodic, crtrig_dtype dtype, char *out,
                        ptrdiff_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
                        crtrig_stage_counts *counts)
 {
@@ -693,7 +784,8 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
     ptrdiff_t width;
     int rc, table = 0, participants;
 
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+    if (!spec || crtrig_window_coef_init(&f.coef, spec) != CRTRIG_OK ||
+        (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
         size < 0 || size > CRTRIG_WINDOW_MAX_SIZE || !target || lo > hi || hi > (uint64_t)size)
         return CRTRIG_EINVAL;
     if ((uint64_t)size > (uint64_t)SIZE_MAX)
@@ -704,7 +796,6 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
     if (lo == hi)
         return CRTRIG_OK;
     f.target = target;
-    f.kind = kind;
     f.D = periodic ? (uint64_t)size : (uint64_t)size - 1;
     f.dtype = dtype;
     f.first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
@@ -725,6 +816,7 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
         return CRTRIG_ENOMEM;
     }
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&f.coef);
     rc = CRTRIG_OK;
     if (uses_table(&f)) {  /* every phase of the window, whatever the range, so any split gives the same bits */
         rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
@@ -740,11 +832,31 @@ static int window_call(crtrig_window_kind kind, int64_t size, int periodic, crtr
     return rc;
 }
 
+/* The spec of an ONNX window kind (any int: window_call checks it). */
+static crtrig_window_spec kind_spec(crtrig_window_kind kind)
+{
+    crtrig_window_spec spec;
+    spec.kind = (int)kind;
+    spec.alpha_num = spec.alpha_den = 0;
+    return spec;
+}
+
 int crtrig_window_ex(crtrig_window_kind kind, int64_t size, int periodic,
                      crtrig_dtype dtype, char *out, ptrdiff_t stride,
                      const crtrig_eval_options *opt, crtrig_stage_counts *counts)
 {
-    return window_call(kind, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, opt,
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
+        return CRTRIG_EINVAL;
+    return window_call(&spec, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, opt,
+                       counts);
+}
+
+int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic,
+                          crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                          const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    return window_call(spec, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, opt,
                        counts);
 }
 
@@ -752,7 +864,17 @@ int crtrig_window_range(crtrig_window_kind kind, int64_t size, int periodic, crt
                         char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
                         const crtrig_eval_options *opt, crtrig_stage_counts *counts)
 {
-    return window_call(kind, size, periodic, dtype, out, stride, lo, hi, opt, counts);
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
+        return CRTRIG_EINVAL;
+    return window_call(&spec, size, periodic, dtype, out, stride, lo, hi, opt, counts);
+}
+
+int crtrig_window_spec_range(const crtrig_window_spec *spec, int64_t size, int periodic,
+                             crtrig_dtype dtype, char *out, ptrdiff_t stride, uint64_t lo, uint64_t hi,
+                             const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    return window_call(spec, size, periodic, dtype, out, stride, lo, hi, opt, counts);
 }
 
 int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
@@ -761,49 +883,73 @@ int crtrig_window(crtrig_window_kind kind, int64_t size, int periodic,
     return crtrig_window_ex(kind, size, periodic, dtype, out, stride, NULL, NULL);
 }
 
-static CRTRIG_NOINLINE int window_element_hook(crtrig_window_kind kind, uint64_t n, uint64_t D,
+int crtrig_window_general_hamming(uint64_t alpha_num, uint64_t alpha_den, int64_t size, int periodic,
+                                  crtrig_dtype dtype, char *out, ptrdiff_t stride)
+{
+    crtrig_window_spec spec;
+    spec.kind = CRTRIG_GENERAL_HAMMING;
+    spec.alpha_num = alpha_num;
+    spec.alpha_den = alpha_den;
+    return window_call(&spec, size, periodic, dtype, out, stride, 0, size < 0 ? 0 : (uint64_t)size, NULL,
+                       NULL);
+}
+
+static CRTRIG_NOINLINE int window_element_hook(const crtrig_window_coef *c, uint64_t n, uint64_t D,
                                                crtrig_dtype dtype, int first_stage, int multi_bits,
                                                mpfix_ctx *workspace, crtrig_stage_counts *counts,
                                                double *result)
 {
-    return window_element(kind, n, D, crtrig_compute_format(dtype), first_stage, multi_bits,
+    return window_element(c, n, D, crtrig_compute_format(dtype), first_stage, multi_bits,
                           workspace, counts, result);
+}
+
+int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
+                               crtrig_dtype dtype, const crtrig_eval_options *opt,
+                               crtrig_stage_counts *counts, double *result)
+{
+    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
+    crtrig_window_coef coef;
+    mpfix_ctx workspace;
+    crtrig_fpenv env;
+    int rc;
+    if (!spec || crtrig_window_coef_init(&coef, spec) != CRTRIG_OK || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
+        D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+        return CRTRIG_EINVAL;
+    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+        return CRTRIG_ENOMEM;
+    crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
+    rc = window_element_hook(&coef, n, D, dtype, first_stage, multi_bits, &workspace, counts, result);
+    crtrig_fpenv_leave(&env, 0);
+    mpfix_ctx_free(&workspace);
+    return rc;
 }
 
 int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtrig_dtype dtype,
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result)
 {
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int multi_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : MULTI_DEFAULT_BITS;
-    mpfix_ctx workspace;
-    crtrig_fpenv env;
-    int rc;
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || (unsigned)dtype >= CRTRIG_NUM_DTYPES ||
-        D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
         return CRTRIG_EINVAL;
-    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
-        return CRTRIG_ENOMEM;
-    crtrig_fpenv_enter(&env);
-    rc = window_element_hook(kind, n, D, dtype, first_stage, multi_bits, &workspace, counts, result);
-    crtrig_fpenv_leave(&env, 0);
-    mpfix_ctx_free(&workspace);
-    return rc;
+    return crtrig_window_spec_element(&spec, n, D, dtype, opt, counts, result);
 }
 
 /* The stage values, out of line (see window_fill). */
-static CRTRIG_NOINLINE int stage_value(crtrig_window_kind kind, const phase *ph, crtrig_stage stage,
+static CRTRIG_NOINLINE int stage_value(const crtrig_window_coef *c, const phase *ph, crtrig_stage stage,
                                        double *hi, double *lo)
 {
+    double mag;
     if (stage == CRTRIG_STAGE_DOUBLE) {
         double y = crtrig_sincospi_ratio_d(ph->use_cos, ph->a, ph->b);
-        *hi = window_of_s_d(kind, y * y);
+        *hi = window_of_s_d(c, y * y, &mag);
         *lo = 0.0;
         return CRTRIG_OK;
     }
     if (stage == CRTRIG_STAGE_DOUBLE_DOUBLE) {
         dd_t y = crtrig_sincospi_ratio_dd(ph->use_cos, ph->a, ph->b);
-        dd_t w = window_of_s_dd(kind, dd_mul(y, y));
+        dd_t w = window_of_s_dd(c, dd_mul(y, y), &mag);
         *hi = w.hi;
         *lo = w.lo;
         return CRTRIG_OK;
@@ -811,21 +957,33 @@ static CRTRIG_NOINLINE int stage_value(crtrig_window_kind kind, const phase *ph,
     return CRTRIG_EINVAL;
 }
 
-int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
-                              crtrig_stage stage, double *hi, double *lo)
+int crtrig_window_spec_stage_value(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
+                                   crtrig_stage stage, double *hi, double *lo)
 {
+    crtrig_window_coef coef;
     phase ph;
     crtrig_fpenv env;
     int rc;
-    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS || D == 0 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
+    if (!spec || crtrig_window_coef_init(&coef, spec) != CRTRIG_OK || D == 0 ||
+        D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D)
         return CRTRIG_EINVAL;
     ph = fold_phase(n, D);
     if (ph.quarter >= 0)
         return CRTRIG_EINVAL;
     crtrig_fpenv_enter(&env);
-    rc = stage_value(kind, &ph, stage, hi, lo);
+    crtrig_window_coef_constants(&coef);
+    rc = stage_value(&coef, &ph, stage, hi, lo);
     crtrig_fpenv_leave(&env, 0);
     return rc;
+}
+
+int crtrig_window_stage_value(crtrig_window_kind kind, uint64_t n, uint64_t D,
+                              crtrig_stage stage, double *hi, double *lo)
+{
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
+        return CRTRIG_EINVAL;
+    return crtrig_window_spec_stage_value(&spec, n, D, stage, hi, lo);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -838,24 +996,27 @@ static uint64_t hook_step(uint64_t D)
     return D / 2 <= ((uint64_t)1 << 26) ? crtrig_sinpi_table_step(D / 2) : 1024;
 }
 
-int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
-                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided)
+int crtrig_window_spec_pass_target(int target, const crtrig_window_spec *spec, uint64_t first,
+                                   uint64_t D, crtrig_dtype dtype, size_t count, char *out,
+                                   unsigned char *undecided)
 {
     const crtrig_target *t = crtrig_target_at(target);
+    crtrig_window_coef coef;
     crtrig_sinpi_table table;
     crtrig_fpenv env;
     size_t width, i;
     int rc;
-    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D < 1 ||
-        D > CRTRIG_SINPI_TABLE_MAX_D || first > D / 2 || count > D / 2 - first + 1)
+    if (!t || !spec || crtrig_window_coef_init(&coef, spec) != CRTRIG_OK || dtype > CRTRIG_FLOAT64 ||
+        D < 1 || D > CRTRIG_SINPI_TABLE_MAX_D || first > D / 2 || count > D / 2 - first + 1)
         return CRTRIG_EINVAL;
     if (count == 0)
         return CRTRIG_OK;
     width = pass_width(dtype);
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = crtrig_sinpi_table_init(&table, t, D, hook_step(D), first, first + count - 1);
     if (rc == CRTRIG_OK) {
-        t->window_run[dtype]((int)kind, &table, first, count, out, NULL);
+        t->window_run[dtype](&coef, &table, first, count, out, NULL);
         crtrig_sinpi_table_free(&table);
     }
     crtrig_fpenv_leave(&env, 0);
@@ -864,22 +1025,33 @@ int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t firs
     return rc;
 }
 
-int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
-                                     uint64_t B, crtrig_dtype dtype, double *hi, double *lo, double *e,
-                                     int *flag)
+int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
+                              crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided)
+{
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
+        return CRTRIG_EINVAL;
+    return crtrig_window_spec_pass_target(target, &spec, first, D, dtype, count, out, undecided);
+}
+
+int crtrig_window_spec_table_value_target(int target, const crtrig_window_spec *spec, uint64_t n,
+                                          uint64_t D, uint64_t B, crtrig_dtype dtype, double *hi,
+                                          double *lo, double *e, int *flag)
 {
     const crtrig_target *t = crtrig_target_at(target);
+    crtrig_window_coef coef;
     crtrig_sinpi_table table;
     crtrig_fpenv env;
     uint64_t r, a, c, k;
     int rc;
-    if (!t || (unsigned)kind >= CRTRIG_NUM_WINDOWS || dtype > CRTRIG_FLOAT64 || D < 1 ||
-        D > CRTRIG_SINPI_TABLE_MAX_D || n > D || B > ((uint64_t)1 << 31))
+    if (!t || !spec || crtrig_window_coef_init(&coef, spec) != CRTRIG_OK || dtype > CRTRIG_FLOAT64 ||
+        D < 1 || D > CRTRIG_SINPI_TABLE_MAX_D || n > D || B > ((uint64_t)1 << 31))
         return CRTRIG_EINVAL;
     r = n < D - n ? n : D - n;
     if (B == 0)
         B = hook_step(D);
     crtrig_fpenv_enter(&env);
+    crtrig_window_coef_constants(&coef);
     rc = crtrig_sinpi_table_init(&table, t, D, B, r, r);
     if (rc == CRTRIG_OK) {
         a = r / B;
@@ -889,9 +1061,9 @@ int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64
             const double entries[8] = {table.coarse_sin_hi[k], table.coarse_sin_lo[k], table.coarse_cos_hi[k],
                                        table.coarse_cos_lo[k], table.fine_sin_hi[c], table.fine_sin_lo[c],
                                        table.fine_cos_hi[c], table.fine_cos_lo[c]};
-            *flag = t->window64_value((int)kind, entries, hi, lo, e);
+            *flag = t->window64_value(&coef, entries, hi, lo, e);
         } else {
-            *flag = t->window_value((int)kind, (int)dtype, table.coarse_sin_hi[k], table.coarse_cos_hi[k],
+            *flag = t->window_value(&coef, (int)dtype, table.coarse_sin_hi[k], table.coarse_cos_hi[k],
                                     table.fine_sin_hi[c], table.fine_cos_hi[c], hi, e);
             *lo = 0.0;
         }
@@ -899,6 +1071,16 @@ int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64
     }
     crtrig_fpenv_leave(&env, 0);
     return rc;
+}
+
+int crtrig_window_table_value_target(int target, crtrig_window_kind kind, uint64_t n, uint64_t D,
+                                     uint64_t B, crtrig_dtype dtype, double *hi, double *lo, double *e,
+                                     int *flag)
+{
+    crtrig_window_spec spec = kind_spec(kind);
+    if ((unsigned)kind >= CRTRIG_NUM_WINDOWS)
+        return CRTRIG_EINVAL;
+    return crtrig_window_spec_table_value_target(target, &spec, n, D, B, dtype, hi, lo, e, flag);
 }
 
 int crtrig_sinpi_table_build_target(int target, uint64_t m0, int64_t step, uint64_t M, size_t count,

@@ -4,7 +4,7 @@
  * (each computed once and stored at n = r and n = D - r) and sends what it
  * leaves undecided to the per-element stages.
  *
- * window_run_float64(kind, table, r0, count, out, mirror): for r = r0 .. r0 + count - 1
+ * window_run_float64(coef, table, r0, count, out, mirror): for r = r0 .. r0 + count - 1
  * (r <= D/2, within the table's range) out[i] (a double) = w at r, or the marker
  * WINDOW_UNDECIDED_64 (a NaN pattern) where the rounding test fails, and the same
  * at mirror[-i] unless mirror is NULL; returns how many it marked.  With r = a B + c and the table's double-double entries
@@ -60,13 +60,37 @@
  *     lo == hi is the correctly rounded w.  A rounding boundary must fall within
  *     2^-96 w of w~ to leave an element undecided: none in practice.
  * Exact points need no special case: the bound holds there, and w is then a double or
- * not dyadic (window.c).  At r = 0 every entry product is 0 (Sa = Sc = 0 exactly), so
+ * not dyadic (window.c).
+ *
+ * General Hamming (window_coef.h: w = c0 + c1 s, alpha in [0, 1], one span for every
+ * alpha; c0 may be negative), relative to M = |c0| + c1 s (= w when alpha >= 1/2), with
+ * the constants a = c0_hi + c0_lo, b = c1_hi + c1_lo (within 2^-103 = 8 e^2 of c0, c1,
+ * |lo| <= e |hi|):  w64_general
+ *     m = kd_two_prod(b_h, s_h) exact; m_l = kd_mul_add(b_h, s_l, kd_mul_add(b_l, s_h, m_e)):
+ *       inner <= 3 e^2 b_h s_h, outer <= 4.01 e^2 b_h s_h, b_l s_l omitted <= e^2 b_h s_h:
+ *       b s computed within 8.02 e^2 b_h s_h, and |m_l| <= 3.02 e b_h s_h;
+ *     (w_h, w_e) = kd_two_sum(a_h, m_h) exact, |w_e| <= e (|a_h| + m_h);
+ *     a_l + m_l rounds by <= e^2 (|a_h| + 3.02 m_h); w_e + that by <= e^2 (2 |a_h| +
+ *       4.03 m_h); kd_two_sum of the two (not the fast form: w_h may be small after
+ *       cancellation) is exact;
+ *     so |w~ - (a + b s~)| <= e^2 (3 |a_h| + 15.07 m_h) <= 15.1 e^2 M (+ second order);
+ *     a's and b's errors 8 e^2 |c0| and 8 e^2 c1 s, s~'s 156.9 e^2 c1 s (above):
+ *     |w~ - w| <= 180.2 e^2 M.
+ *   mag = kd_mul_add(b_h, s_h, |a_h|) >= M (1 - 5e) (no cancellation).  Rounding test
+ *   with E = 2^-96 mag = 1024 e^2 mag: as above, lo <= RN(w) <= hi needs E (1 - e) >=
+ *   180.2 e^2 M + e^2 |w_h| (|w_h| <= 1.01 M): 1024 (1 - 6e) e^2 M covers it, whatever
+ *   the sign of w; near the root (|w| < about 2^-96 M) lo and hi differ (or have
+ *   different signs) and the element goes on to window.c.  A zero w~ is +0 with E > 0
+ *   unless M~ = 0 (alpha = 1/2, r = 0: w = +0 exactly).  For alpha = 1/2 (a = 0, b = 1)
+ *   this computes Hann's s~ and E exactly as Hann does.  Products stay above 2^-330
+ *   or are 0 (b_h, |a_h| >= 2^-64 or 0).  At r = 0 every entry product is 0 (Sa = Sc = 0 exactly), so
  * w~ = w: +0 (E = 0) for Hann and Blackman, A for Hamming.  Every product stays
  * above 2^-330 or is 0 (entries are 0 or >= sin(pi/2^52) > 2^-51), as kernel_dd.h needs.
  */
 #include "pass_common.h"
 #include "sincos64_core.h"
 #include "window_table.h"
+#include "window_coef.h"
 
 /* tools/gen_sincos64_tables.py --constants; tests/test_sincos64_pass.py checks them. */
 static const double W64_HAMMING_A_H = 0x1.642c8590b2164p-4;
@@ -127,6 +151,25 @@ KD_INLINE kdd_t w64_of_y(int kind, kdd_t y)
     return w64_mul(s, w64_affine(W64_BLACKMAN_A_H, W64_BLACKMAN_A_L, W64_BLACKMAN_B_H, W64_BLACKMAN_B_L, s));
 }
 
+/* The general Hamming window a + b s (see above), and *mag, its terms' magnitude. */
+KD_INLINE kdd_t w64_general(double a_h, double a_l, double b_h, double b_l, double abs_a_h, kdd_t s,
+                            double *mag)
+{
+    kdd_t m = kd_two_prod(b_h, s.hi);
+    double m_l = kd_mul_add(b_h, s.lo, kd_mul_add(b_l, s.hi, m.lo));
+    kdd_t w = kd_two_sum(a_h, m.hi);
+    *mag = kd_mul_add(b_h, s.hi, abs_a_h);
+    return kd_two_sum(w.hi, w.lo + (a_l + m_l));
+}
+
+/* The rounding test with a given E >= 0 (see above); w64_round is it with E = 2^-96 w_h. */
+KD_INLINE uint64_t w64_round_e(kdd_t w, double E, uint64_t *differ)
+{
+    double lo = w.hi + (w.lo - E), hi = w.hi + (w.lo + E);
+    *differ = (sc64_to_bits(hi - lo) + 0x7fffffffffffffffu) >> 63;
+    return sc64_to_bits(lo) | ((uint64_t)0 - *differ);
+}
+
 /* sc64_round's test with E = 2^-96 w_h (see above): the bits of the correctly
  * rounded w, or the marker.  lo <= hi (RN is monotone), so they differ iff hi - lo
  * > 0, read on the bits with 64-bit adds and shifts (SSE2 has no 64-bit compare):
@@ -178,12 +221,46 @@ W64_DEFINE_SPAN(0)
 W64_DEFINE_SPAN(1)
 W64_DEFINE_SPAN(2)
 
-#define W64_SPAN(NAME, ...)                                                                      \
-    (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__) : NAME##_2(__VA_ARGS__))
-
-size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_sinpi_table *t, uint64_t r0, size_t count,
-                                         char *out, char *mirror)
+/* The general Hamming window's spans (the constants as arguments). */
+#define W64_GENERAL_BODY(MIRROR_STORE)                                                           \
+    size_t i, undecided = 0;                                                                     \
+    const double abs_a_h = fabs(a_h);                                                            \
+    for (i = 0; i < len; i++) {                                                                  \
+        double mag;                                                                              \
+        kdd_t w = w64_general(a_h, a_l, b_h, b_l, abs_a_h,                                       \
+                              w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])), \
+                              &mag);                                                             \
+        uint64_t differ, bits = w64_round_e(w, 0x1p-96 * mag, &differ);                          \
+        memcpy(o + 8 * i, &bits, sizeof bits);                                                   \
+        MIRROR_STORE                                                                             \
+        undecided += differ;                                                                     \
+    }                                                                                            \
+    return undecided;
+W64_VECTORIZE static size_t w64_span_3(double sa_h, double sa_l, double ca_h, double ca_l,
+                                       const double *restrict fs_h, const double *restrict fs_l,
+                                       const double *restrict fc_h, const double *restrict fc_l, size_t len,
+                                       char *restrict o, double a_h, double a_l, double b_h, double b_l)
 {
+    W64_GENERAL_BODY()
+}
+W64_VECTORIZE static size_t w64_span_mirror_3(double sa_h, double sa_l, double ca_h, double ca_l,
+                                              const double *restrict fs_h, const double *restrict fs_l,
+                                              const double *restrict fc_h, const double *restrict fc_l,
+                                              size_t len, char *restrict o, char *restrict m, double a_h,
+                                              double a_l, double b_h, double b_l)
+{
+    W64_GENERAL_BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)
+}
+
+#define W64_SPAN(NAME, ...)                                                                      \
+    (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__)                       \
+     : kind == 2 ? NAME##_2(__VA_ARGS__) : NAME##_3(__VA_ARGS__, a_h, a_l, b_h, b_l))
+
+size_t CRTRIG_KERNEL(window_run_float64)(const crtrig_window_coef *coef, const crtrig_sinpi_table *t,
+                                         uint64_t r0, size_t count, char *out, char *mirror)
+{
+    const int kind = coef->kind;
+    const double a_h = coef->c0_hi, a_l = coef->c0_lo, b_h = coef->c1_hi, b_l = coef->c1_lo;
     size_t done = 0, undecided = 0;
     while (done < count) {
         uint64_t r = r0 + done, a = r / t->B, c = r - a * t->B, k = a - t->a_first;
@@ -203,16 +280,27 @@ size_t CRTRIG_KERNEL(window_run_float64)(int kind, const crtrig_sinpi_table *t, 
     return undecided;
 }
 
-/* Test hook: the unrounded w = *hi + *lo and its bound *e from the entries
- * (e8 = Sa_h, Sa_l, Ca_h, Ca_l, Sc_h, Sc_l, Cc_h, Cc_l); returns 2 when the
- * rounding test fails, else 0. */
-int CRTRIG_KERNEL(window64_pass_value)(int kind, const double *e8, double *hi, double *lo, double *e)
+/* Test hook: the unrounded w = *hi + *lo and the E of its rounding test (2^-96 w_h, or
+ * 2^-96 mag for the general Hamming window, whose proven error is 180.2 e^2 M, see
+ * above) from the entries (e8 = Sa_h, Sa_l, Ca_h, Ca_l, Sc_h, Sc_l, Cc_h, Cc_l);
+ * returns 2 when the rounding test fails, else 0. */
+int CRTRIG_KERNEL(window64_pass_value)(const crtrig_window_coef *coef, const double *e8, double *hi,
+                                       double *lo, double *e)
 {
     uint64_t differ;
-    kdd_t w = w64_of_y(kind, w64_sinpi(e8[0], e8[1], e8[2], e8[3], e8[4], e8[5], e8[6], e8[7]));
+    kdd_t y = w64_sinpi(e8[0], e8[1], e8[2], e8[3], e8[4], e8[5], e8[6], e8[7]);
+    kdd_t w;
+    if (coef->kind == CRTRIG_GENERAL_HAMMING) {
+        double mag;
+        w = w64_general(coef->c0_hi, coef->c0_lo, coef->c1_hi, coef->c1_lo, fabs(coef->c0_hi), w64_square(y),
+                        &mag);
+        *e = 0x1p-96 * mag;
+    } else {
+        w = w64_of_y(coef->kind, y);
+        *e = 0x1p-96 * w.hi;
+    }
     *hi = w.hi;
     *lo = w.lo;
-    *e = 0x1p-96 * w.hi;
-    w64_round(w, &differ);
+    w64_round_e(w, *e, &differ);
     return (int)(differ << 1);
 }

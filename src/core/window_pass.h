@@ -4,7 +4,7 @@
  * simd_avx512.c (CRTRIG_KERNEL_FMA set, kernel_dd.h).  Plain C the compiler
  * vectorizes.
  *
- * window_run_FORMAT(kind, table, r0, count, out, mirror) writes w at the phases
+ * window_run_FORMAT(coef, table, r0, count, out, mirror) writes w at the phases
  * r = r0 .. r0 + count - 1 (r <= D/2, within the table's range; window.c folds
  * n to r = min(n, D - n) exactly in integers) into out[0 .. count - 1]
  * (contiguous, the format's bits) and, for float32 unless mirror is NULL, into
@@ -62,13 +62,37 @@
  * Sa = Sc = 0) is decided and gives +0.
  *
  * Exact points need no special case: the bound holds there, and no exact window
- * value is a rounding boundary of these formats (window.c).  The window is computed
- * from the folded phase, so the same element comes out of every target and every
- * split of the fill (each value is the correctly rounded one).
+ * value is a rounding boundary of these formats (window.c).
+ *
+ * General Hamming (window_coef.h: w = c0 + c1 s, alpha = p/q in [0, 1]), with
+ * A = c0_hi and B = c1_hi, each within 1.0001u of its coefficient:
+ *   w~ = kd_mul_add(B, s, A):  B s~ is within 9.001u + 1.0001u (+ second order)
+ *     <= 10.002u of c1 s; A within 1.0001u |c0|; kd_mul_add adds at most
+ *     u |B s~ + A| + u |B s~|.
+ *   alpha >= 1/2 (A, B >= 0, M = w): |w~ - w| <= 12.01u w <= 22.02u w: the bit
+ *     test above, unchanged (w~ >= min(A, B s~) > 2^-105 for r > 0, or 0 at r = 0
+ *     when A = 0, so float32 and bfloat16 stay normal); same speed as Hamming.
+ *   alpha < 1/2 (A < 0: w changes sign): relative to M = |c0| + c1 s,
+ *     |w~ - w| <= 10.002u c1 s + 1.0001u |c0| + 2.0003u M <= 12.003u M, and
+ *     mag = kd_mul_add(B, s, |A|) >= M (1 - 12.003u) (no cancellation), so
+ *     |w~ - w| <= 12.004u mag.  Test on the magnitude a = |w~| with
+ *     E = mag 2^-49 = 16u mag (exact): lo = RN(a - E) <= |w| <= hi = RN(a + E),
+ *     since the error plus the rounding of the ends, u (a + E) <= 1.0001u mag
+ *     (a <= |w| + 12.004u mag <= mag (1 + 25u)), is at most 13.01u mag < E.
+ *     Decided iff lo >= the format's smallest normal (so a > E: w has w~'s
+ *     sign, and both ends are in the normal range of the rounding below) and lo
+ *     and hi round alike (rounding is monotone): the result is that rounding with
+ *     w~'s sign (round to nearest is symmetric).  Elements near the root (|w|
+ *     below about 2^-20 M for float32), and float16 results below 2^-14, go on
+ *     to window.c's stages, whose bounds are relative to M too.
+ *
+ * The window is computed from the folded phase, so the same element comes out of
+ * every target and every split of the fill (each value is the correctly rounded one).
  */
 #include "pass_common.h"
 #include "kernel_dd.h"
 #include "window_table.h"
+#include "window_coef.h"
 
 /* RN(2/23), RN(21/23), RN(9/25), RN(16/25): the hi parts of the double-double
  * constants of window64_pass.h (tests/test_window_pass.py checks them). */
@@ -78,6 +102,7 @@ static const double WP_BLACKMAN_P = 0x1.70a3d70a3d70ap-2;
 static const double WP_BLACKMAN_Q = 0x1.47ae147ae147bp-1;
 
 KD_INLINE double wp_hann(double s) { return s; }
+KD_INLINE double wp_general(double s, double a, double b) { return kd_mul_add(b, s, a); }
 KD_INLINE double wp_hamming(double s) { return kd_mul_add(WP_HAMMING_B, s, WP_HAMMING_A); }
 KD_INLINE double wp_blackman(double s) { return s * kd_mul_add(WP_BLACKMAN_Q, s, WP_BLACKMAN_P); }
 
@@ -133,6 +158,53 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
     return undecided;
 }
 
+/* The general Hamming window for alpha < 1/2: the ends a -+ E of |w~| (see above),
+ * each format's rounding of them (normal range), and w~'s sign; the format's
+ * all-ones pattern (a NaN) where undecided.  SSE2 has no 64-bit integer compare, so
+ * the 16-bit formats test on the bits with adds, shifts and ors: lo < T (T the
+ * smallest normal, lo possibly negative) is (bits(lo) >> 63) | ((bits(lo) - bits(T))
+ * >> 63), and x != 0 is (x | -x) >> 63. */
+KD_INLINE uint64_t wp_signed_undecided(double lo, double smallest_normal, uint64_t rl, uint64_t rh)
+{
+    uint64_t lb = double_to_bits(lo), x = rl ^ rh;
+    return (lb >> 63) | ((lb - double_to_bits(smallest_normal)) >> 63) | ((x | ((uint64_t)0 - x)) >> 63);
+}
+
+KD_INLINE uint64_t wp_store_signed_float32(double w, double mag, char *out, size_t i)
+{
+    uint64_t sign = double_to_bits(w) >> 63;
+    double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
+    float flo = (float)lo, fhi = (float)hi;
+    uint64_t undecided = (uint64_t)((lo < 0x1p-126) | (flo != fhi));
+    uint32_t b;
+    memcpy(&b, &flo, sizeof b);
+    b = (uint32_t)((uint64_t)b | (sign << 31) | ((uint64_t)0 - undecided));
+    memcpy(out + 4 * i, &b, sizeof b);
+    return undecided;
+}
+
+KD_INLINE uint64_t wp_store_signed_bfloat16(double w, double mag, char *out, size_t i)
+{
+    uint64_t sign = double_to_bits(w) >> 63;
+    double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
+    uint64_t rl = crtrig_round_bits(double_to_bits(lo), 45), rh = crtrig_round_bits(double_to_bits(hi), 45);
+    uint64_t undecided = wp_signed_undecided(lo, 0x1p-126, rl, rh);
+    uint16_t r16 = (uint16_t)(((rl >> 45) - (896u << 7)) | (sign << 15) | ((uint64_t)0 - undecided));
+    memcpy(out + 2 * i, &r16, sizeof r16);
+    return undecided;
+}
+
+KD_INLINE uint64_t wp_store_signed_float16(double w, double mag, char *out, size_t i)
+{
+    uint64_t sign = double_to_bits(w) >> 63;
+    double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
+    uint64_t rl = crtrig_round_bits(double_to_bits(lo), 42), rh = crtrig_round_bits(double_to_bits(hi), 42);
+    uint64_t undecided = wp_signed_undecided(lo, 0x1p-14, rl, rh);
+    uint16_t r16 = (uint16_t)(((rl >> 42) - (1008u << 10)) | (sign << 15) | ((uint64_t)0 - undecided));
+    memcpy(out + 2 * i, &r16, sizeof r16);
+    return undecided;
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
 #define WP_VECTORIZE __attribute__((optimize("tree-vectorize")))
 #else
@@ -169,12 +241,64 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
         return undecided;                                                                       \
     }
 
+/* The general Hamming window's spans: alpha >= 1/2 through the format's store (the
+ * bit test), alpha < 1/2 through the signed store; with and without the mirror. */
+#define WP_DEFINE_GENERAL_SPANS(FORMAT, WIDTH, MIRROR)                                          \
+    WP_VECTORIZE static size_t wp_span_general_##FORMAT(double sa, double ca, const double *restrict fs, \
+                                                        const double *restrict fc, size_t len,   \
+                                                        char *restrict o, double a0, double b1)  \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]);                                       \
+            undecided += wp_store_##FORMAT(wp_general(y * y, a0, b1), o, i);                    \
+        }                                                                                       \
+        return undecided;                                                                       \
+    }                                                                                           \
+    WP_VECTORIZE static size_t wp_span_signed_##FORMAT(double sa, double ca, const double *restrict fs, \
+                                                       const double *restrict fc, size_t len,    \
+                                                       char *restrict o, double a0, double b1)   \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        const double abs_a0 = fabs(a0);                                                         \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]), s = y * y;                            \
+            undecided += wp_store_signed_##FORMAT(wp_general(s, a0, b1), wp_general(s, abs_a0, b1), o, i); \
+        }                                                                                       \
+        return undecided;                                                                       \
+    }                                                                                           \
+    MIRROR(WP_VECTORIZE static size_t wp_span_general_##FORMAT##_mirror(                        \
+        double sa, double ca, const double *restrict fs, const double *restrict fc, size_t len, \
+        char *restrict o, char *restrict m, double a0, double b1)                               \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]);                                       \
+            undecided += wp_store_##FORMAT(wp_general(y * y, a0, b1), o, i);                    \
+            memcpy(m - (WIDTH) * (ptrdiff_t)i, o + (WIDTH) * i, WIDTH);                         \
+        }                                                                                       \
+        return undecided;                                                                       \
+    }                                                                                           \
+    WP_VECTORIZE static size_t wp_span_signed_##FORMAT##_mirror(                                \
+        double sa, double ca, const double *restrict fs, const double *restrict fc, size_t len, \
+        char *restrict o, char *restrict m, double a0, double b1)                               \
+    {                                                                                           \
+        size_t i, undecided = 0;                                                                \
+        const double abs_a0 = fabs(a0);                                                         \
+        for (i = 0; i < len; i++) {                                                             \
+            double y = kd_mul_add(sa, fc[i], ca * fs[i]), s = y * y;                            \
+            undecided += wp_store_signed_##FORMAT(wp_general(s, a0, b1), wp_general(s, abs_a0, b1), o, i); \
+            memcpy(m - (WIDTH) * (ptrdiff_t)i, o + (WIDTH) * i, WIDTH);                         \
+        }                                                                                       \
+        return undecided;                                                                       \
+    })
+
 /* The pass of a format: runs of c with a fixed a (the coarse entries) through the
  * span loops.  MIRROR(...) expands to its argument for float32, whose elements the
  * targets reverse in vector registers; the 16-bit formats take no mirror (mirror
  * must be NULL: SSE2 cannot reverse 16-bit lanes, so window.c copies those). */
-#define WP_WITH_MIRROR(x) x
-#define WP_NO_MIRROR(x)
+#define WP_WITH_MIRROR(...) __VA_ARGS__
+#define WP_NO_MIRROR(...)
 #define WP_DEFINE_RUN(FORMAT, WIDTH, MIRROR)                                                     \
     WP_DEFINE_SPAN(wp_span_hann_##FORMAT, wp_hann, wp_store_##FORMAT)                            \
     WP_DEFINE_SPAN(wp_span_hamming_##FORMAT, wp_hamming, wp_store_##FORMAT)                      \
@@ -182,10 +306,13 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
     MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_hann_##FORMAT, wp_hann, wp_store_##FORMAT, WIDTH))      \
     MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_hamming_##FORMAT, wp_hamming, wp_store_##FORMAT, WIDTH)) \
     MIRROR(WP_DEFINE_SPAN_MIRROR(wp_span_blackman_##FORMAT, wp_blackman, wp_store_##FORMAT, WIDTH)) \
-    size_t CRTRIG_KERNEL(window_run_##FORMAT)(int kind, const crtrig_sinpi_table *t, uint64_t r0,   \
-                                              size_t count, char *out, char *mirror)            \
+    WP_DEFINE_GENERAL_SPANS(FORMAT, WIDTH, MIRROR)                                               \
+    size_t CRTRIG_KERNEL(window_run_##FORMAT)(const crtrig_window_coef *coef, const crtrig_sinpi_table *t, \
+                                              uint64_t r0, size_t count, char *out, char *mirror) \
     {                                                                                            \
         size_t done = 0, undecided = 0;                                                          \
+        const int kind = coef->kind == CRTRIG_GENERAL_HAMMING ? 3 + coef->cancels : coef->kind;  \
+        const double a0 = coef->c0_hi, b1 = coef->c1_hi;                                          \
         (void)mirror;                                                                            \
         while (done < count) {                                                                   \
             uint64_t r = r0 + done, a = r / t->B, c = r - a * t->B;                              \
@@ -197,13 +324,17 @@ KD_INLINE uint64_t wp_store_float16(double w, char *out, size_t i)
                 char *m = mirror - (WIDTH) * (ptrdiff_t)done;                                    \
                 undecided += kind == 0   ? wp_span_hann_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m) \
                              : kind == 1 ? wp_span_hamming_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m) \
-                                         : wp_span_blackman_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m); \
+                             : kind == 2 ? wp_span_blackman_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m) \
+                             : kind == 3 ? wp_span_general_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m, a0, b1) \
+                                         : wp_span_signed_##FORMAT##_mirror(sa, ca, fs, fc, len, o, m, a0, b1); \
                 done += len;                                                                     \
                 continue;                                                                        \
             })                                                                                   \
             undecided += kind == 0   ? wp_span_hann_##FORMAT(sa, ca, fs, fc, len, o)               \
                          : kind == 1 ? wp_span_hamming_##FORMAT(sa, ca, fs, fc, len, o)            \
-                                     : wp_span_blackman_##FORMAT(sa, ca, fs, fc, len, o);          \
+                         : kind == 2 ? wp_span_blackman_##FORMAT(sa, ca, fs, fc, len, o)           \
+                         : kind == 3 ? wp_span_general_##FORMAT(sa, ca, fs, fc, len, o, a0, b1)    \
+                                     : wp_span_signed_##FORMAT(sa, ca, fs, fc, len, o, a0, b1);    \
             done += len;                                                                         \
         }                                                                                        \
         return undecided;                                                                        \
@@ -214,15 +345,28 @@ WP_DEFINE_RUN(bfloat16, 2, WP_NO_MIRROR)
 WP_DEFINE_RUN(float16, 2, WP_NO_MIRROR)
 
 /* Test hook: the pass's unrounded w~ (*w) and the bound on |w~ - w| it relies on
- * (*e = 22.02 u w~) from the entries sa, ca (coarse) and fs, fc (fine), hi parts, as
- * in the loops above; returns 2 if the pass leaves it undecided in format fmt
- * (0 float16, 1 bfloat16, 2 float32), else 0. */
-int CRTRIG_KERNEL(window_pass_value)(int kind, int fmt, double sa, double ca, double fs, double fc,
-                                     double *w, double *e)
+ * (*e = 22.02 u w~; general Hamming with alpha < 1/2: 12.01 u mag, relative to the
+ * terms' magnitude, see above) from the entries sa, ca (coarse) and fs, fc (fine),
+ * hi parts, as in the loops above; returns 2 if the pass leaves it undecided in
+ * format fmt (0 float16, 1 bfloat16, 2 float32), else 0. */
+int CRTRIG_KERNEL(window_pass_value)(const crtrig_window_coef *coef, int fmt, double sa, double ca,
+                                     double fs, double fc, double *w, double *e)
 {
     double y = kd_mul_add(sa, fc, ca * fs), s = y * y;
+    int kind = coef->kind;
     char scratch[4];
-    *w = kind == 0 ? wp_hann(s) : kind == 1 ? wp_hamming(s) : wp_blackman(s);
+    if (kind == CRTRIG_GENERAL_HAMMING && coef->cancels) {
+        double mag = wp_general(s, fabs(coef->c0_hi), coef->c1_hi);
+        *w = wp_general(s, coef->c0_hi, coef->c1_hi);
+        *e = mag * 12.01 * 0x1p-53;  /* the proven bound on |w~ - w| (above) */
+        if (fmt == 0)
+            return (int)wp_store_signed_float16(*w, mag, scratch, 0) << 1;
+        if (fmt == 1)
+            return (int)wp_store_signed_bfloat16(*w, mag, scratch, 0) << 1;
+        return (int)wp_store_signed_float32(*w, mag, scratch, 0) << 1;
+    }
+    *w = kind == 0 ? wp_hann(s) : kind == 1 ? wp_hamming(s) : kind == 2 ? wp_blackman(s)
+                                                                        : wp_general(s, coef->c0_hi, coef->c1_hi);
     *e = *w * 22.02 * 0x1p-53;  /* the proven bound on |w~ - w| (above) */
     if (fmt == 0)
         return (int)wp_store_float16(*w, scratch, 0) << 1;

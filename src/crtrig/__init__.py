@@ -8,6 +8,7 @@ from ._windows import hann_window, hamming_window, blackman_window
 from ._core import sin, cos
 from ._config import show_config, simd_target, simd_targets
 from ._threads import set_num_threads, get_num_threads
+from . import windows  # scipy.signal.windows' interface (crtrig.windows.hann, ...)
 
 # Where users find the ufuncs (help(), repr tools, and pickle, which saves a
 # ufunc as its __module__ plus __name__, as numpy registers it: crtrig.sin, not
@@ -21,4 +22,5 @@ for _ufunc in (sin, cos):
 del _ufunc
 
 __all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window",
-           "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads"]
+           "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads",
+           "windows"]

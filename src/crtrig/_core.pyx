@@ -29,6 +29,28 @@ cdef extern from "crtrig/crtrig.h" nogil:
         uint64_t by_stage[3]
         uint64_t multi_retries
         uint64_t mirrored
+    ctypedef struct crtrig_window_spec:
+        int kind
+        uint64_t alpha_num
+        uint64_t alpha_den
+    int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic, int dtype,
+                              char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
+                              crtrig_stage_counts *counts)
+    int crtrig_window_spec_range(const crtrig_window_spec *spec, int64_t size, int periodic, int dtype,
+                                 char *out, Py_ssize_t stride, uint64_t lo, uint64_t hi,
+                                 const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+    int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint64_t D, int dtype,
+                                   const crtrig_eval_options *opt, crtrig_stage_counts *counts,
+                                   double *result)
+    int crtrig_window_spec_stage_value(const crtrig_window_spec *spec, uint64_t n, uint64_t D, int stage,
+                                       double *hi, double *lo)
+    int crtrig_window_spec_pass_target(int target, const crtrig_window_spec *spec, uint64_t first,
+                                       uint64_t D, int dtype, size_t count, char *out,
+                                       unsigned char *undecided)
+    int crtrig_window_spec_table_value_target(int target, const crtrig_window_spec *spec, uint64_t n,
+                                              uint64_t D, uint64_t B, int dtype, double *hi, double *lo,
+                                              double *e, int *flag)
+    int CRTRIG_GENERAL_HAMMING
     int crtrig_window_ex(int kind, int64_t size, int periodic, int dtype, char *out,
                          Py_ssize_t stride, const crtrig_eval_options *opt,
                          crtrig_stage_counts *counts)
@@ -94,6 +116,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int64_t CRTRIG_WINDOW_MAX_SIZE
 
 WINDOW_MAX_SIZE = CRTRIG_WINDOW_MAX_SIZE
+GENERAL_HAMMING = CRTRIG_GENERAL_HAMMING
 
 
 # Exported to crtrig._verify through _core.pxd (Cython's __pyx_capi__), so that
@@ -255,9 +278,23 @@ cdef void _init(crtrig_eval_options *opt, crtrig_stage_counts *counts,
     counts.mirrored = 0
 
 
+cdef crtrig_window_spec _spec(int kind, object alpha) except *:
+    """The C spec of window `kind`; alpha = (numerator, denominator) for
+    GENERAL_HAMMING (already checked by crtrig.windows: 0 <= num <= den < 2**64)."""
+    cdef crtrig_window_spec spec
+    spec.kind = kind
+    spec.alpha_num = 0
+    spec.alpha_den = 0
+    if alpha is not None:
+        spec.alpha_num = alpha[0]
+        spec.alpha_den = alpha[1]
+    return spec
+
+
 def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
-                int first_stage=0, int multi_start_bits=0, int simd_target=-1):
-    """Fill the 1-D array `out` (length `size`, dtype `dtype_code`) with the window.
+                int first_stage=0, int multi_start_bits=0, int simd_target=-1, alpha=None):
+    """Fill the 1-D array `out` (length `size`, dtype `dtype_code`) with the window
+    (kind GENERAL_HAMMING takes alpha = (numerator, denominator)).
 
     `first_stage`, `multi_start_bits` and `simd_target` (a target index; -1 for
     the active one) are test hooks (0, 0, -1 = normal operation).
@@ -265,18 +302,19 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     """
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
     cdef char *data = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0] if cnp.PyArray_NDIM(out) == 1 else 0
     cdef int rc
     _init(&opt, &counts, first_stage, multi_start_bits, simd_target + 1)
     with nogil:
-        rc = crtrig_window_ex(kind, size, periodic, dtype_code, data, stride, &opt, &counts)
+        rc = crtrig_window_spec_ex(&spec, size, periodic, dtype_code, data, stride, &opt, &counts)
     _check(rc)
     return _counts_dict(&counts)
 
 
 def fill_window_range(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarray out,
-                      uint64_t lo, uint64_t hi, int first_stage=0, int simd_target=-1):
+                      uint64_t lo, uint64_t hi, int first_stage=0, int simd_target=-1, alpha=None):
     """Test hook: fill_window for the elements [lo, hi) of `out` only (what one
     thread of a split fill computes); returns the stage counts."""
     cdef crtrig_eval_options opt
@@ -284,30 +322,33 @@ def fill_window_range(int kind, int64_t size, bint periodic, int dtype_code, cnp
     cdef char *data = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0] if cnp.PyArray_NDIM(out) == 1 else 0
     cdef int rc
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
     _init(&opt, &counts, first_stage, 0, simd_target + 1)
     with nogil:
-        rc = crtrig_window_range(kind, size, periodic, dtype_code, data, stride, lo, hi, &opt, &counts)
+        rc = crtrig_window_spec_range(&spec, size, periodic, dtype_code, data, stride, lo, hi, &opt, &counts)
     _check(rc)
     return _counts_dict(&counts)
 
 
 def window_element(int kind, uint64_t n, uint64_t D, int dtype_code,
-                   int first_stage=0, int multi_start_bits=0):
+                   int first_stage=0, int multi_start_bits=0, alpha=None):
     """Test hook: (value, stage counts) of element n of a window with denominator D,
     correctly rounded into dtype_code's float format (float32 for integers)."""
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
     cdef double result = 0.0
     _init(&opt, &counts, first_stage, multi_start_bits)
-    _check(crtrig_window_element(kind, n, D, dtype_code, &opt, &counts, &result))
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
+    _check(crtrig_window_spec_element(&spec, n, D, dtype_code, &opt, &counts, &result))
     return result, _counts_dict(&counts)
 
 
-def window_stage_value(int kind, uint64_t n, uint64_t D, int stage):
+def window_stage_value(int kind, uint64_t n, uint64_t D, int stage, alpha=None):
     """Test hook: (hi, lo) of the unrounded double (stage 0) or double-double
     (stage 1) value of w[n], or None at an exact point."""
     cdef double hi = 0.0, lo = 0.0
-    if crtrig_window_stage_value(kind, n, D, stage, &hi, &lo) != CRTRIG_OK:
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
+    if crtrig_window_spec_stage_value(&spec, n, D, stage, &hi, &lo) != CRTRIG_OK:
         return None
     return hi, lo
 
@@ -523,6 +564,7 @@ ctypedef struct _FpCall:
     Py_ssize_t out_stride
     size_t count
     int kind              # window
+    crtrig_window_spec spec
     int64_t size
     int periodic
     crtrig_eval_options opt
@@ -531,8 +573,8 @@ ctypedef struct _FpCall:
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
     if call.is_window:
-        return crtrig_window_ex(call.kind, call.size, call.periodic, call.dtype, call.out,
-                                call.out_stride, &call.opt, NULL)
+        return crtrig_window_spec_ex(&call.spec, call.size, call.periodic, call.dtype, call.out,
+                                     call.out_stride, &call.opt, NULL)
     return crtrig_trig_strided_ex(call.func, call.dtype, call.inp, call.in_stride, call.out,
                                   call.out_stride, call.count, &call.opt, NULL)
 
@@ -596,15 +638,16 @@ def trig_under_fpenv(int target, int func, cnp.ndarray x, str rounding, bint ftz
 
 
 def window_under_fpenv(int target, int kind, int64_t size, bint periodic, int dtype_code, dtype,
-                       str rounding, bint ftz=False, bint daz=False, flags=()):
+                       str rounding, bint ftz=False, bint daz=False, flags=(), alpha=None):
     """Test hook: a window fill (as fill_window, into a new array of `dtype`,
     whose C code is dtype_code) through SIMD target index `target`, in ONE call
     under the given environment; returns (window, state before, state after),
-    as trig_under_fpenv."""
+    as trig_under_fpenv (kind GENERAL_HAMMING takes alpha = (numerator, denominator))."""
     cdef _FpCall call
     cdef cnp.ndarray out = np.empty(size, dtype=dtype)
     call.is_window = 1
     call.kind = kind
+    call.spec = _spec(kind, alpha)
     call.size = size
     call.periodic = periodic
     call.dtype = dtype_code
@@ -733,7 +776,7 @@ def sincos64_pass_value(int target, int func, double x, bint large):
 
 
 def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, int dtype_code,
-                            Py_ssize_t count):
+                            Py_ssize_t count, alpha=None):
     """Test hook: the window first pass of SIMD target index `target` for the
     format of dtype_code (0 float16 .. 3 float64) over the folded phases
     r = first .. first + count - 1 (<= D/2, 1 <= D <= 2^52), with a table of its
@@ -744,13 +787,15 @@ def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, in
         raise ValueError("dtype_code must be 0..3 and count >= 0")
     out = np.empty(count, dtypes[dtype_code])
     undecided = np.empty(count, np.uint8)
-    _check(crtrig_window_pass_target(target, kind, first, D, dtype_code, <size_t>count,
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
+    _check(crtrig_window_spec_pass_target(target, &spec, first, D, dtype_code, <size_t>count,
                                      <char *>cnp.PyArray_DATA(out),
                                      <unsigned char *>cnp.PyArray_DATA(undecided)))
     return out, undecided
 
 
-def window_table_value(int target, int kind, uint64_t n, uint64_t D, int dtype_code, uint64_t B=0):
+def window_table_value(int target, int kind, uint64_t n, uint64_t D, int dtype_code, uint64_t B=0,
+                       alpha=None):
     """Test hook: (hi, lo, e, flag) of the window pass of SIMD target index `target`
     for the format of dtype_code (0 float16 .. 3 float64) at w[n] (0 <= n <= D,
     1 <= D <= 2^52): its unrounded value hi + lo (lo = 0 below float64) and the
@@ -758,7 +803,8 @@ def window_table_value(int target, int kind, uint64_t n, uint64_t D, int dtype_c
     = a B + c (B = 0: the hooks' default step); flag 2 if the test fails, else 0."""
     cdef double hi = 0.0, lo = 0.0, e = 0.0
     cdef int flag = 0
-    _check(crtrig_window_table_value_target(target, kind, n, D, B, dtype_code, &hi, &lo, &e, &flag))
+    cdef crtrig_window_spec spec = _spec(kind, alpha)
+    _check(crtrig_window_spec_table_value_target(target, &spec, n, D, B, dtype_code, &hi, &lo, &e, &flag))
     return hi, lo, e, flag
 
 

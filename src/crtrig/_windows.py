@@ -7,6 +7,7 @@ from . import _core
 from ._dtypes import output_code, resolve_dtype, SUPPORTED_NAMES
 
 HANN, HAMMING, BLACKMAN = 0, 1, 2  # crtrig_window_kind
+GENERAL_HAMMING = 3  # CRTRIG_GENERAL_HAMMING, with alpha = (numerator, denominator)
 
 
 _SIZE_KINDS = ("an integer: a Python int, a NumPy integer scalar or any object with __index__ "
@@ -69,8 +70,10 @@ def _out_array(out, size, dtype, fname):
     return out
 
 
-def make_window(kind, fname, size, periodic, dtype, out, *, _first_stage=0, _multi_start_bits=0, _counts=None):
-    """Shared body of the three window functions (and the tests' hook into the stages)."""
+def make_window(kind, fname, size, periodic, dtype, out, *, alpha=None, _first_stage=0, _multi_start_bits=0,
+                _counts=None):
+    """Shared body of the window functions (and the tests' hook into the stages).
+    Kind GENERAL_HAMMING takes alpha = (numerator, denominator), checked by the caller."""
     size = _size_of(size, fname)
     periodic = _periodic_flag(periodic, fname)
     if out is not None:
@@ -81,7 +84,7 @@ def make_window(kind, fname, size, periodic, dtype, out, *, _first_stage=0, _mul
         target = np.empty(size, dtype=dt.newbyteorder("="))
         result = target
     counts = _core.fill_window(kind, size, periodic, output_code(target.dtype), target,
-                               _first_stage, _multi_start_bits)
+                               _first_stage, _multi_start_bits, -1, alpha)
     if _counts is not None:
         _counts.update(counts)
     if out is None and not dt.isnative:
@@ -139,7 +142,8 @@ hann_window = _window_function(
 hamming_window = _window_function(
     HAMMING, "hamming_window", "Hamming", "HammingWindow",
     "25/46 - 21/46 cos(2 pi n / D)",
-    "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch",
+    "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch; "
+    "crtrig.windows.hamming is the 0.54/0.46 window, with 27/50 and 23/50 exactly",
     "hamming", "; numpy uses 0.54/0.46, so its values differ by up to 0.007 (at the ends)")
 blackman_window = _window_function(
     BLACKMAN, "blackman_window", "Blackman", "BlackmanWindow",
