@@ -15,8 +15,11 @@ import numpy as np
 from _typeshed import SupportsWrite
 from numpy.typing import DTypeLike, NDArray
 
+from . import windows as windows
+
 __all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window",
-           "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads"]
+           "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads",
+           "windows"]
 
 __version__: str
 
