@@ -248,16 +248,6 @@ typedef struct trig_call_state {
     int use_table;                /* float16/bfloat16 through the result tables */
 } trig_call_state;
 
-static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
-{
-    total->exact += part->exact;
-    total->by_stage[0] += part->by_stage[0];
-    total->by_stage[1] += part->by_stage[1];
-    total->by_stage[2] += part->by_stage[2];
-    total->multi_retries += part->multi_retries;
-    total->mirrored += part->mirrored;
-}
-
 /* One thread's share of a call (threads.h): its own task (and so its own
  * workspace, allocated on first need), the array kernel on each chunk it
  * claims, then what the entry point needs merged into the call's state. */
@@ -280,9 +270,9 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
     crtrig_trig_task_end(&task);
     crtrig_job_lock(job);
     call->saw_infinity |= task.saw_infinity;
-    if (call->counts)
-        add_counts(call->counts, &counts);
     crtrig_job_unlock(job);
+    if (call->counts)
+        crtrig_job_add_counts(job, call->counts, &counts);
     return rc;
 }
 

@@ -368,6 +368,18 @@ void crtrig_job_unlock(crtrig_job *job)
         unlock_pool();
 }
 
+void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const crtrig_stage_counts *part)
+{
+    crtrig_job_lock(job);
+    total->exact += part->exact;
+    total->by_stage[0] += part->by_stage[0];
+    total->by_stage[1] += part->by_stage[1];
+    total->by_stage[2] += part->by_stage[2];
+    total->multi_retries += part->multi_retries;
+    total->mirrored += part->mirrored;
+    crtrig_job_unlock(job);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Public settings (crtrig.h). */
 

@@ -41,6 +41,7 @@
 #define CRTRIG_THREADS_H
 
 #include <stddef.h>
+#include "crtrig/crtrig.h"
 
 typedef struct crtrig_job crtrig_job;
 
@@ -65,5 +66,8 @@ int crtrig_job_next(crtrig_job *job, size_t *lo, size_t *hi);
  * ctx (no-ops when the job runs on one thread). */
 void crtrig_job_lock(crtrig_job *job);
 void crtrig_job_unlock(crtrig_job *job);
+
+/* Add a participant's stage counters to the call's, under the job's lock. */
+void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const crtrig_stage_counts *part);
 
 #endif

@@ -688,16 +688,6 @@ static int phase_range(const fill_call *f, mpfix_ctx *workspace, crtrig_stage_co
     return CRTRIG_OK;
 }
 
-static void add_counts(crtrig_stage_counts *total, const crtrig_stage_counts *part)
-{
-    total->exact += part->exact;
-    total->by_stage[0] += part->by_stage[0];
-    total->by_stage[1] += part->by_stage[1];
-    total->by_stage[2] += part->by_stage[2];
-    total->multi_retries += part->multi_retries;
-    total->mirrored += part->mirrored;
-}
-
 /* One thread's share of a fill job (threads.h): the chunks it claims, with
  * the workspace the caller allocated for it; its counters merged at the end. */
 static int fill_share(void *arg, int participant, crtrig_job *job)
@@ -714,11 +704,8 @@ static int fill_share(void *arg, int participant, crtrig_job *job)
         else
             rc = fill_range(f, &f->workspaces[participant], c, f->first + lo, f->first + hi);
     }
-    if (f->counts) {
-        crtrig_job_lock(job);
-        add_counts(f->counts, &counts);
-        crtrig_job_unlock(job);
-    }
+    if (f->counts)
+        crtrig_job_add_counts(job, f->counts, &counts);
     return rc;
 }
 
