@@ -59,8 +59,9 @@ PRELUDE = textwrap.dedent("""
 def run_child(body, timeout=300):
     """Run PRELUDE + body in a fresh interpreter; returns the JSON it prints last."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1] / "src")]
-                                        + [p for p in [env.get("PYTHONPATH")] if p])
+    # the crtrig this process imported (the installed one in CI, src/ in an editable install)
+    package_root = str(Path(_core.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + [p for p in [env.get("PYTHONPATH")] if p])
     proc = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)], capture_output=True,
                           text=True, timeout=timeout, env=env)
     assert proc.returncode == 0, proc.stderr[-3000:]
