@@ -178,7 +178,8 @@ NEAR_ROOT = _near_root_cases()
 def exact_general(alpha, n, d):
     """w[n] (mpmath at the working precision)."""
     return (mpmath.mpf(alpha.numerator) / alpha.denominator
-            - mpmath.mpf(1 - alpha) * mpmath.cos(2 * mpmath.pi * mpmath.mpf(n) / d))
+            - mpmath.mpf((1 - alpha).numerator) / (1 - alpha).denominator
+            * mpmath.cos(2 * mpmath.pi * mpmath.mpf(n) / d))
 
 
 def test_near_root_cases_are_near_the_root():
