@@ -19,6 +19,7 @@ import pytest
 import crtrig
 from crtrig import bench, reference
 from crtrig.__main__ import main
+from report_tables import markdown_tables
 
 TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2"]
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
@@ -30,26 +31,11 @@ RATIO_CELL = re.compile(rf"^{NUMBER} \({NUMBER}×\)$")
 
 
 def tables(text: str) -> dict[str, list[dict[str, str]]]:
-    """The markdown tables of a report, by the section heading above them."""
-    result, section, lines = {}, None, text.splitlines()
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("### "):
-            section = lines[i][4:]
-        if lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
-            header = [cell.strip() for cell in lines[i].strip("|").split("|")]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("| "):
-                cells = [cell.strip() for cell in lines[i].strip("|").split("|")]
-                assert len(cells) == len(header), lines[i]
-                rows.append(dict(zip(header, cells)))
-                i += 1
-            assert section not in result, f"two tables under {section}"
-            result[section] = rows
-            continue
-        i += 1
-    return result
+    """The markdown tables of a report, by the section heading above them (one each)."""
+    found = markdown_tables(text)
+    sections = [section for section, _ in found]
+    assert len(set(sections)) == len(sections), f"two tables under one section: {sections}"
+    return dict(found)
 
 
 def run_bench(capsys, tmp_path, *extra, status=0):

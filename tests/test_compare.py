@@ -18,6 +18,7 @@ import pytest
 import crtrig
 from crtrig import compare, reference
 from crtrig.__main__ import build_parser, main
+from report_tables import markdown_tables
 
 CELL = re.compile(r"^(?:(?P<ulp>\d+|\d\.\de\d+|inf) / (?P<share>\d+(?:\.\d+)?(?:e-?\d+)?) %|n/a)$")
 PEERS_IN_CI = "numpy,onnxruntime,onnx.reference"  # the test extra installs these
@@ -26,24 +27,11 @@ HAVE_ONNXRUNTIME = importlib.util.find_spec("onnxruntime") is not None
 
 
 def tables(text: str) -> dict[str, list[dict[str, str]]]:
-    """The markdown tables of a report, by the section heading above them."""
-    result, section, lines = {}, None, text.splitlines()
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("### "):
-            section = lines[i][4:]
-        if lines[i].startswith("| ") and i + 1 < len(lines) and lines[i + 1].startswith("|---"):
-            header = [cell.strip() for cell in lines[i].strip("|").split("|")]
-            rows = []
-            i += 2
-            while i < len(lines) and lines[i].startswith("| "):
-                cells = [cell.strip() for cell in lines[i].strip("|").split("|")]
-                assert len(cells) == len(header), lines[i]
-                rows.append(dict(zip(header, cells)))
-                i += 1
-            result.setdefault(section, rows)
-            continue
-        i += 1
+    """The markdown tables of a report, by the section heading above them (the
+    first table of each section: the Windows section's size-0-2 table follows it)."""
+    result: dict = {}
+    for section, rows in markdown_tables(text):
+        result.setdefault(section, rows)
     return result
 
 

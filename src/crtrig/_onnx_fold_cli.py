@@ -11,6 +11,8 @@ import os
 import sys
 import tempfile
 
+from ._cli_args import integer
+
 PROGRAM = "crtrig onnx-fold"
 
 
@@ -20,20 +22,10 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", metavar="IN.onnx", help="the model to read")
     parser.add_argument("output", metavar="OUT.onnx",
                         help="where to write the folded model (may be IN.onnx; written atomically)")
-    parser.add_argument("--max-bytes", type=_non_negative_int, default=None, metavar="N",
+    parser.add_argument("--max-bytes", type=integer(0, None, None), default=None, metavar="N",
                         help="leave windows unfolded once the folded ones would exceed N bytes "
                              "in total (default: 256 MiB)")
     parser.set_defaults(func=run_cli)
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer; got {text!r}")
-    return value
 
 
 def _error(message: str) -> int:

@@ -61,6 +61,7 @@ import numpy as np
 
 import crtrig
 from . import _config, reference
+from ._cli_args import integer, integer_list
 
 HELP = "time crtrig next to numpy, scipy, torch and onnxruntime"
 DESCRIPTION = ("Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
@@ -867,30 +868,6 @@ def _list_of(choices, what):
     return parse
 
 
-def _integer(low, high, what):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"{what} must be an integer from {low} to {high}; got {text!r}")
-        return value
-    return parse
-
-
-def _sizes(text):
-    try:
-        sizes = [int(item) for item in text.split(",") if item.strip()]
-    except ValueError:
-        sizes = []
-    if not sizes or any(not 1 <= s <= MAX_WINDOW_SIZE for s in sizes):
-        raise argparse.ArgumentTypeError(
-            f"window sizes must be a comma-separated list of integers from 1 to {MAX_WINDOW_SIZE}; "
-            f"got {text!r}")
-    return tuple(dict.fromkeys(sizes))
-
-
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``bench`` arguments to a (sub)parser."""
     parser.add_argument("--quick", action="store_true",
@@ -903,15 +880,15 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="also save the numbers as JSON")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="also draw the speedups (needs matplotlib: pip install 'crtrig[bench]')")
-    parser.add_argument("--trig-size", type=_integer(1, MAX_TRIG_SIZE, "--trig-size"), default=None,
+    parser.add_argument("--trig-size", type=integer(1, MAX_TRIG_SIZE, "--trig-size"), default=None,
                         metavar="N", help=f"sin/cos elements per call (default: {DEFAULT.trig_size:,}; "
                                           f"--quick: {QUICK.trig_size:,})")
-    parser.add_argument("--window-sizes", type=_sizes, default=None, metavar="N,N,...",
+    parser.add_argument("--window-sizes", type=integer_list(1, MAX_WINDOW_SIZE, "window sizes"), default=None, metavar="N,N,...",
                         help="window sizes (default: "
                              f"{','.join(map(str, DEFAULT.window_sizes))}; --quick: "
                              f"{','.join(map(str, QUICK.window_sizes))})")
     # For the tests: a fixed number of rounds per row instead of the time budget.
-    parser.add_argument("--rounds", type=_integer(1, MAX_ROUNDS, "--rounds"), default=None,
+    parser.add_argument("--rounds", type=integer(1, MAX_ROUNDS, "--rounds"), default=None,
                         help=argparse.SUPPRESS)
     parser.set_defaults(func=lambda args, out=None: _run_cli(parser, args, out))
 
@@ -919,7 +896,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
 def _run_cli(parser, args, out=None) -> int:
     base = QUICK if args.quick else DEFAULT
     settings = Settings(trig_size=args.trig_size or base.trig_size,
-                        window_sizes=args.window_sizes or base.window_sizes,
+                        window_sizes=tuple(args.window_sizes or base.window_sizes),
                         row_budget_s=base.row_budget_s, min_rounds=base.min_rounds,
                         max_rounds=base.max_rounds)
     if args.plot:

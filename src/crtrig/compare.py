@@ -45,6 +45,7 @@ import numpy as np
 
 import crtrig
 from . import reference
+from ._cli_args import integer, integer_list
 
 PROGRAM = "crtrig compare"
 
@@ -635,37 +636,6 @@ def _list_of(choices, what):
     return parse
 
 
-def _sizes(text):
-    try:
-        sizes = [int(item) for item in text.split(",") if item.strip()]
-    except ValueError:
-        sizes = []
-    if not sizes or any(not 2 <= s <= MAX_SIZE for s in sizes):
-        raise argparse.ArgumentTypeError(
-            f"sizes must be a comma-separated list of integers from 2 to {MAX_SIZE}; got {text!r}")
-    return list(dict.fromkeys(sizes))
-
-
-def _samples(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= MAX_SAMPLES:
-        raise argparse.ArgumentTypeError(f"samples must be an integer from 1 to {MAX_SAMPLES}; got {text!r}")
-    return value
-
-
-def _seed(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"seed must be a non-negative integer; got {text!r}")
-    return value
-
-
 def _one_line_error(message: str):
     """argparse's error, on one line (no usage), with exit status 2."""
     print(f"{PROGRAM}: error: {message}", file=sys.stderr)
@@ -682,13 +652,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help=f"what to compare (default: {','.join(OPS)})")
     parser.add_argument("--dtypes", type=_list_of(DTYPES, "--dtypes"), default=list(DTYPES),
                         help=f"output/input types (default: {','.join(DTYPES)})")
-    parser.add_argument("--sizes", type=_sizes, default=None,
+    parser.add_argument("--sizes", type=integer_list(2, MAX_SIZE, "sizes"), default=None,
                         help="window sizes, comma-separated, each 2 to 2**20 "
                              f"(default: {','.join(map(str, DEFAULT_SIZES))})")
-    parser.add_argument("--samples", type=_samples, default=None, metavar="N",
+    parser.add_argument("--samples", type=integer(1, MAX_SAMPLES, "samples"), default=None, metavar="N",
                         help="sin/cos inputs per float32/float64 set, and the cap on the 16-bit "
                              f"sets, which are otherwise exhaustive (default: {DEFAULT_SAMPLES})")
-    parser.add_argument("--seed", type=_seed, default=DEFAULT_SEED,
+    parser.add_argument("--seed", type=integer(0, None, "seed"), default=DEFAULT_SEED,
                         help="seed of the random inputs (default: %(default)s)")
     parser.add_argument("--quick", action="store_true",
                         help=f"sizes {','.join(map(str, QUICK_SIZES))} and {QUICK_SAMPLES} sin/cos "
