@@ -1,5 +1,5 @@
 """Argument types the commands share (argparse ``type=``): an integer in a range,
-and a comma-separated list of them.  A bad value is an ArgumentTypeError, which
+a comma-separated list of them, or of names from a fixed set.  A bad value is an ArgumentTypeError, which
 each command prints as its one-line error (exit status 2)."""
 
 from __future__ import annotations
@@ -39,4 +39,17 @@ def integer_list(low: int, high: int, what: str) -> Callable[[str], list[int]]:
             raise argparse.ArgumentTypeError(
                 f"{what} must be a comma-separated list of integers from {low} to {high}; got {text!r}")
         return list(dict.fromkeys(values))
+    return parse
+
+
+def names_list(choices, what: str) -> Callable[[str], list[str]]:
+    """A non-empty comma-separated list of names from `choices`, duplicates dropped
+    (first occurrence kept)."""
+    def parse(text: str) -> list[str]:
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        bad = [item for item in items if item not in choices]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(
+                f"{what} must be a comma-separated list of {', '.join(choices)}; got {text!r}")
+        return list(dict.fromkeys(items))
     return parse

@@ -61,7 +61,7 @@ import numpy as np
 
 import crtrig
 from . import _config, reference
-from ._cli_args import integer, integer_list
+from ._cli_args import integer, integer_list, names_list
 
 HELP = "time crtrig next to numpy, scipy, torch and onnxruntime"
 DESCRIPTION = ("Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
@@ -857,24 +857,13 @@ def run(args, settings: Settings, out=None) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _list_of(choices, what):
-    def parse(text):
-        items = [item.strip() for item in text.split(",") if item.strip()]
-        bad = [item for item in items if item not in choices]
-        if bad or not items:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a comma-separated list of {', '.join(choices)}; got {text!r}")
-        return list(dict.fromkeys(items))
-    return parse
-
-
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``bench`` arguments to a (sub)parser."""
     parser.add_argument("--quick", action="store_true",
                         help=f"about 30 s: {QUICK.trig_size:,} sin/cos elements, windows of "
                              f"{', '.join(f'{s:,}' for s in QUICK.window_sizes)}, fewer rounds "
                              "(default: 3 to 10 minutes)")
-    parser.add_argument("--peers", type=_list_of(PEERS, "--peers"), default=list(PEERS),
+    parser.add_argument("--peers", type=names_list(PEERS, "--peers"), default=list(PEERS),
                         help=f"peers to time next to crtrig (default: {','.join(PEERS)}; those "
                              "not installed are skipped)")
     parser.add_argument("--json", metavar="FILE", help="also save the numbers as JSON")

@@ -45,7 +45,7 @@ import numpy as np
 
 import crtrig
 from . import reference
-from ._cli_args import integer, integer_list
+from ._cli_args import integer, integer_list, names_list
 
 PROGRAM = "crtrig compare"
 
@@ -625,17 +625,6 @@ def report(args) -> str:
 # ---------------------------------------------------------------------------
 
 
-def _list_of(choices, what):
-    def parse(text):
-        items = [item.strip() for item in text.split(",") if item.strip()]
-        bad = [item for item in items if item not in choices]
-        if bad or not items:
-            raise argparse.ArgumentTypeError(
-                f"{what} must be a comma-separated list of {', '.join(choices)}; got {text!r}")
-        return list(dict.fromkeys(items))
-    return parse
-
-
 def _one_line_error(message: str):
     """argparse's error, on one line (no usage), with exit status 2."""
     print(f"{PROGRAM}: error: {message}", file=sys.stderr)
@@ -645,12 +634,12 @@ def _one_line_error(message: str):
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``compare`` arguments to an (sub)parser."""
     parser.error = _one_line_error
-    parser.add_argument("--peers", type=_list_of(PEERS, "--peers"), default=list(PEERS),
+    parser.add_argument("--peers", type=names_list(PEERS, "--peers"), default=list(PEERS),
                         help=f"peers to compare with crtrig (default: {','.join(PEERS)}; "
                              "those not installed are skipped)")
-    parser.add_argument("--ops", type=_list_of(OPS, "--ops"), default=list(OPS),
+    parser.add_argument("--ops", type=names_list(OPS, "--ops"), default=list(OPS),
                         help=f"what to compare (default: {','.join(OPS)})")
-    parser.add_argument("--dtypes", type=_list_of(DTYPES, "--dtypes"), default=list(DTYPES),
+    parser.add_argument("--dtypes", type=names_list(DTYPES, "--dtypes"), default=list(DTYPES),
                         help=f"output/input types (default: {','.join(DTYPES)})")
     parser.add_argument("--sizes", type=integer_list(2, MAX_SIZE, "sizes"), default=None,
                         help="window sizes, comma-separated, each 2 to 2**20 "
