@@ -1,5 +1,6 @@
 """crtrig.sin and crtrig.cos: correct rounding (against MPFR through tests/oracle.py)
 and everything a NumPy user expects of a ufunc."""
+from fractions import Fraction
 import math
 import pickle
 import random
@@ -502,6 +503,9 @@ def test_sincos32_constants():
     c = {name: _hex_constant(core, name) for name in ("SC32_INV_PI", "SC32_INV_PI_LO", "SC32_INV_PI_P1",
                                                       "SC32_INV_PI_P2", "SC32_INV_PI_P3")}
     assert _hex_constant(core, "SC32_SHIFTER") == 1.5 * 2.0 ** 52
+    # the cos reduction's one-fma 1/2 - nd needs the product to be 1.5 2^52 + 1/2 exactly
+    assert (Fraction(_hex_constant(core, "SC32_SHIFTER_HALF_A")) * Fraction(_hex_constant(core, "SC32_SHIFTER_HALF_B"))
+            == Fraction(3 * 2 ** 51) + Fraction(1, 2))
     with mpmath.workprec(400):
         inv = 1 / mpmath.pi
         two = mpmath.mpf(2)

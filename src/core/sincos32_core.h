@@ -10,7 +10,7 @@
  * so that f(x) = sin(pi (nd + t*)) = (-1)^nd sin(pi t*).  One polynomial serves
  * both functions: sin(pi t) = t P(t^2), P(z) = sin(pi sqrt z)/sqrt z, is
  * approximated by the minimax polynomial Q of degree 6 (SC32_POLY), and
- *     y = (-1)^nd RN(t RN-Horner(Q, RN(t^2))),
+ *     y = (-1)^nd RN(t q),  q = Q evaluated at z = RN(t^2) in Estrin's form (sc32_eval),
  * with t the computed reduced argument.  Then |y - f(x)| <= 621.1 ulp(y), a purely
  * relative bound (below), so the rounding test needs no per-element bound: it
  * looks at the bits of y (sc32_undecided).
@@ -86,8 +86,15 @@
  *   (A) |Q(z) - P(z)| <= 2^-43.8 P(z) on [0, Z_MAX] (proven by interval arithmetic on
  *       128 or more subintervals: 2^-43.83 with 128, 2^-43.86 with 512);
  *   (S) sum_k |c_k| z^k <= 2.3013 P(z) and sum_k k |c_k| z^k <= 0.8201 P(z) there.
- * Evaluation, two roundings per Horner step (Higham, Accuracy and Stability, 5.1):
- *   Horner at z: |q - Q(z)| <= gamma_12 sum |c_k| z^k <= 12.0001 u 2.3014 P   = 27.62 u P;
+ * Evaluation in Estrin's form (sc32_eval): z2 = RN(z z), z4 = RN(z2 z2), a = c0 + c1 z,
+ * b = c2 + c3 z, c = c4 + c5 z, q = (a + b z2) + (c + c6 z2) z4, each "x y + w" one
+ * kd_mul_add (one rounding with FMA, two without).  Every rounding multiplies the
+ * terms it touches by some (1 + d), |d| <= u, so q = sum_k c_k z^k prod_i (1 + d_i)
+ * (Higham, Accuracy and Stability, 3.1 and 5.1), where the term c_k z^k meets (FMA /
+ * FMA-free; z2 counts 1, z4 counts 3: z2 twice and its own):
+ *   c0: 3 / 3;  c1 z: 3 / 4;  c2: 4 / 5;  c3 z: 4 / 6;  c4: 6 / 7;  c5 z, c6 z^6: 6 / 8
+ * roundings, at most 8 <= 12, so
+ *   |q - Q(z)| <= gamma_12 sum |c_k| z^k <= 12.0001 u 2.3014 P                = 27.62 u P;
  *   z = t^2 (1 + d), |d| <= u: |Q(z) - Q(t^2)| <= 1.0001 u sum k |c_k| t^(2k)  <= 0.8202 u P;
  *   y = RN(t q):                                                                 1 u;
  *   (A):                                                                2^-43.8 = 588.2 u;
@@ -122,6 +129,9 @@ KD_INLINE uint64_t sc32_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b)
 
 /* tools/gen_sincos32.py prints and tests/test_sincos.py checks these. */
 static const double SC32_SHIFTER = 0x1.8p52;
+/* A B = 1.5 2^52 + 1/2 = (3 2^52 + 1) / 2 exactly, 3 2^52 + 1 = 7 * 1930114126015927 */
+static const double SC32_SHIFTER_HALF_A = 0x1.cp2;               /* 7 */
+static const double SC32_SHIFTER_HALF_B = 0x1.b6db6db6db6dcp49;  /* 1930114126015927 / 2 */
 static const double SC32_INV_PI = 0x1.45f306dc9c883p-2;       /* C1 = RN(1/pi) */
 static const double SC32_INV_PI_LO = -0x1.6b01ec5417056p-56;  /* C2 = RN(1/pi - C1) */
 static const double SC32_INV_PI_P1 = 0x1.45f306ep-2;          /* 29 bits */
@@ -135,34 +145,38 @@ static const double SC32_POLY[7] = {
 };
 #define SC32_BOUND_ULPS 1024u
 
-/* sin(pi t) (-1)^nd for |t| <= 1/2 + 2^-26.9; sign = (nd mod 2) << 63. */
+/* sin(pi t) (-1)^nd for |t| <= 1/2 + 2^-26.9; sign = (nd mod 2) << 63.  Estrin's
+ * form: a shorter chain of dependent operations than Horner's for one more product. */
 KD_INLINE double sc32_eval(double t, uint64_t sign)
 {
-    double z = t * t;
-    double q = SC32_POLY[6];
-    q = kd_mul_add(q, z, SC32_POLY[5]);
-    q = kd_mul_add(q, z, SC32_POLY[4]);
-    q = kd_mul_add(q, z, SC32_POLY[3]);
-    q = kd_mul_add(q, z, SC32_POLY[2]);
-    q = kd_mul_add(q, z, SC32_POLY[1]);
-    q = kd_mul_add(q, z, SC32_POLY[0]);
+    double z = t * t, z2 = z * z, z4 = z2 * z2;
+    double a = kd_mul_add(SC32_POLY[1], z, SC32_POLY[0]);
+    double b = kd_mul_add(SC32_POLY[3], z, SC32_POLY[2]);
+    double c = kd_mul_add(SC32_POLY[5], z, SC32_POLY[4]);
+    double q = kd_mul_add(kd_mul_add(SC32_POLY[6], z2, c), z4, kd_mul_add(b, z2, a));
     return sc32_from_bits(sc32_to_bits(t * q) ^ sign);
 }
 
 /* f(x) for an ordinary x with |x| < 2^24 (small reduction); is_cos a constant. */
 KD_INLINE double sc32_value_small(double x, int is_cos)
 {
-    double sh, nd, t;
+    double sh, t;
 #if CRTRIG_KERNEL_FMA
-    if (is_cos)
+    double minus_h;
+    if (is_cos) {
+        /* -h = 1/2 - nd = (1.5 2^52 + 1/2) - sh in one fma: the product is that sum
+         * exactly, and the result, a half-integer of magnitude below 2^23, is a double,
+         * so the fma is exact and minus_h is the -h of the analysis above. */
         sh = fma(x, SC32_INV_PI, 0.5) + SC32_SHIFTER;
-    else
+        minus_h = fma(SC32_SHIFTER_HALF_A, SC32_SHIFTER_HALF_B, -sh);
+    } else {
         sh = fma(x, SC32_INV_PI, SC32_SHIFTER);
-    nd = sh - SC32_SHIFTER;
-    t = fma(x, SC32_INV_PI_LO, fma(x, SC32_INV_PI, -(is_cos ? nd - 0.5 : nd)));
+        minus_h = SC32_SHIFTER - sh;
+    }
+    t = fma(x, SC32_INV_PI_LO, fma(x, SC32_INV_PI, minus_h));
 #else
     {
-        double a = x * SC32_INV_PI, d1, d2;
+        double a = x * SC32_INV_PI, nd, d1, d2;
         if (is_cos)
             a = a + 0.5;
         sh = a + SC32_SHIFTER;
@@ -206,14 +220,14 @@ KD_INLINE uint32_t sc32_undecided(double y, unsigned dropped)
     return field == 0;
 }
 
-/* The same test in 64-bit lanes, without a comparison (SSE2 has no 64-bit compare):
- * 1 exactly when bits w .. D-1 of v are all zero. */
-KD_INLINE uint64_t sc32_undecided64(double y, unsigned dropped)
+/* The float32 test in 64-bit lanes, without a comparison (SSE2 has no 64-bit
+ * compare): bits w .. D-1 of v (D = 29, w = 12) as in sc32_undecided, minus 1, so that
+ * bit 63 of the result is set exactly when they are all zero (the field is < 2^29:
+ * field - 1 wraps only from 0).  Loops OR these and look at bit 63 once, at the end. */
+KD_INLINE uint64_t sc32_undecided_top_float32(double y)
 {
-    const unsigned w = dropped > 44u ? 13u : 12u;
-    uint64_t v = sc32_to_bits(y) + ((uint64_t)1 << (dropped - 1u)) + ((uint64_t)1 << (w - 1u));
-    uint64_t field = v & ((((uint64_t)1 << (dropped - w)) - 1u) << w);
-    return (field - 1u) >> 63;
+    uint64_t v = sc32_to_bits(y) + ((uint64_t)1 << 28) + ((uint64_t)1 << 11);
+    return (v & ((((uint64_t)1 << 17) - 1u) << 12)) - 1u;
 }
 
 #endif

@@ -50,8 +50,8 @@ KD_INLINE double sc32_value(double x, int is_cos, int mode)
     return mode == SC32_LARGE ? sc32_value_table(x, is_cos) : sc32_value_small(x, is_cos);
 }
 
-/* One float32 lane (w: the input's bits): the output bits, and *undecided = 1 when
- * the rounding test fails on y (for lanes that are not ordinary, y of x = 1).
+/* One float32 lane (w: the input's bits): the output bits, and *undecided with bit 63
+ * set when the rounding test fails on y (for lanes that are not ordinary, y of x = 1).
  *   CLEAN: the lane is ordinary and below 2^24 (the caller checks);
  *   SMALL: the chunk has no finite |x| >= 2^24; LARGE: any lane. */
 KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint64_t *undecided)
@@ -67,7 +67,7 @@ KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint64_t 
     y = sc32_value((double)xf, is_cos, mode);
     yf = (float)y;
     memcpy(&ob, &yf, sizeof ob);
-    *undecided = sc32_undecided64(y, 29);
+    *undecided = sc32_undecided_top_float32(y);
     if (mode == SC32_CLEAN)
         return ob;
     tiny = a < SC32_TINY32;
@@ -75,38 +75,41 @@ KD_INLINE uint32_t sc32_lane_float32(int is_cos, int mode, uint32_t w, uint64_t 
     return (ob & (0u - ordinary)) | ((is_cos ? SC32_ONE32 : w) & (0u - tiny)) | (w & (0u - special));
 }
 
-/* The flag of a float32 lane (w) whose test gave undecided: 2 for an ordinary lane
+/* The flag of a float32 lane (w) whose test gave undecided (bit 63): 2 for an ordinary lane
  * that failed it, 1 for inf and NaN, else 0. */
 KD_INLINE uint32_t sc32_flag_float32(uint32_t w, uint64_t undecided)
 {
     uint32_t a = w & SC32_ABS32;
     uint32_t ordinary = a - SC32_TINY32 < SC32_INF32 - SC32_TINY32;
-    return (((uint32_t)undecided << 1) & (0u - ordinary)) | (uint32_t)(a >= SC32_INF32);
+    return (((uint32_t)(undecided >> 63) << 1) & (0u - ordinary)) | (uint32_t)(a >= SC32_INF32);
 }
 
-/* The fast loops write the outputs and return the OR of the lanes' tests (including
- * the lanes computed on x = 1): 0 proves every ordinary lane decided.  The CLEAN
- * loop also sets *outside when a lane is not ordinary or is >= 2^24 (the chunk is
- * then recomputed).  The flag loops, run on the few chunks where the test is not 0
+/* The fast loops write the outputs and return bit 63 of the OR of the lanes' tests
+ * (including the lanes computed on x = 1): 0 proves every ordinary lane decided.  The
+ * CLEAN loop also sets *outside when a lane is not ordinary or is >= 2^24 (the chunk
+ * is then recomputed): it keeps the largest |w| - 2^-13 (as unsigned, so that lanes
+ * below 2^-13 wrap to huge values) and compares it once.  The flag loops, run on the few chunks where the test is not 0
  * or that hold inf or NaN, compute the same outputs and the flags. */
 #define SC32_LOOP_FLOAT32(NAME, IS_COS, MODE)                                              \
     SC32_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n, uint32_t *outside) \
     {                                                                                       \
         uint64_t any = 0;                                                                   \
-        uint32_t not_clean = 0;                                                             \
+        uint32_t spread = 0;                                                                \
         size_t i;                                                                           \
         for (i = 0; i < n; i++) {                                                           \
             uint32_t w, o;                                                                  \
             uint64_t u;                                                                     \
             memcpy(&w, in + 4 * i, sizeof w);                                               \
-            if (MODE == SC32_CLEAN)                                                         \
-                not_clean |= (w & SC32_ABS32) - SC32_TINY32 >= SC32_LARGE32 - SC32_TINY32;  \
+            if (MODE == SC32_CLEAN) {                                                       \
+                uint32_t d = (w & SC32_ABS32) - SC32_TINY32;                                \
+                spread = d > spread ? d : spread;                                           \
+            }                                                                               \
             o = sc32_lane_float32(IS_COS, MODE, w, &u);                                     \
             memcpy(out + 4 * i, &o, sizeof o);                                              \
             any |= u;                                                                       \
         }                                                                                   \
-        *outside = not_clean;                                                               \
-        return any;                                                                         \
+        *outside = spread >= SC32_LARGE32 - SC32_TINY32;                                    \
+        return any >> 63;                                                                   \
     }
 #define SC32_FLAG_LOOP_FLOAT32(NAME, IS_COS, MODE)                                          \
     SC32_VECTORIZE static void NAME(const char *in, char *out, size_t n, uint32_t *flags)    \
