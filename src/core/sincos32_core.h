@@ -36,7 +36,9 @@
  *     (|x C1| < 2^23, so the shifter rounds to an integer), with
  *     |x/pi + off - nd| <= 1/2 + |x| 2^-55 (C1) + 2^-30 (the cos rounding, ulp/2 at
  *     2^23) <= 1/2 + 2^-29.4; nd mod 2 is the low bit of sh's bits;
- *   h = nd - off (exact);  t1 = RN(x C1 - h);  t = RN(x C2 + t1)  (two fma):
+ *   -h = off - nd, computed exactly as 1.5 2^52 - sh (sin) or as the one fma
+ *     A B - sh with A B = 1.5 2^52 + 1/2 exactly (cos; a half-integer below 2^23 is
+ *     a double);  t1 = RN(x C1 - h);  t = RN(x C2 + t1)  (two fma):
  *   t - t* = (t - x C2 - t1) + (t1 - x C1 + h) + x (C1 + C2 - 1/pi), so
  *   |t - t*| <= u |t| + u |t1| + |x| 2^-109.52, |t1| <= |t| (1 + u) + |x| 2^-55.49 (1 + u):
  *     |t - t*| <= 2.0001 u |t| + |x| 2^-107.9 <= 2.0002 u |t*| + 2^-57.6 |t*| (R1)

@@ -29,8 +29,13 @@
 #include "pass_common.h"
 #include "sincos32_core.h"
 
+/* GCC: vectorize at -O2, and schedule before register allocation with an eye on
+ * register pressure (x86-64 GCC does not by default): the loops keep two vectors of
+ * doubles per variable live, and without it they spill; float32 sin on AVX2 took
+ * 2.8 instead of 3.3 ns per element here.  Scheduling reorders, it changes no
+ * operation (contraction stays off). */
 #if defined(__GNUC__) && !defined(__clang__)
-#define SC32_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#define SC32_VECTORIZE __attribute__((optimize("tree-vectorize", "schedule-insns", "sched-pressure")))
 #else
 #define SC32_VECTORIZE
 #endif
