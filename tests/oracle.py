@@ -190,14 +190,8 @@ def _cosine_sum_evaluator(coefficients, n: int, d: int):
 def cosine_sum_value(coefficients, n: int, d: int, fmt="float32"):
     """Correctly rounded term ``n`` (denominator ``d``) of the cosine-sum window with
     the given Fraction coefficients (each in [-1, 1]), as ``window_value`` gives it."""
-    name = format_name(fmt)
-    if name in INTEGER_FORMATS:
-        value = cosine_sum_value(coefficients, n, d, "float32")
-        return 0 if math.isnan(value) else math.trunc(value)
-    if d == 0:
-        return math.nan
-    return correctly_rounded(_cosine_sum_evaluator(tuple(Fraction(a) for a in coefficients), int(n), int(d)),
-                             name)
+    return _window_term(lambda: _cosine_sum_evaluator(tuple(Fraction(a) for a in coefficients), int(n), int(d)),
+                        d, fmt)
 
 
 def window_value(kind: str, n: int, d: int, fmt="float32"):
@@ -206,13 +200,20 @@ def window_value(kind: str, n: int, d: int, fmt="float32"):
     Float formats give a Python float (NaN for ``d == 0``).  Integer formats
     give the ONNX Cast (truncation, NaN -> 0) of the float32 value.
     """
+    return _window_term(lambda: _window_evaluator(kind, int(n), int(d)), d, fmt)
+
+
+def _window_term(make_evaluator, d: int, fmt):
+    """A window term in format ``fmt``: NaN for ``d == 0``, else the correct rounding
+    of the evaluator's value; integer formats get the ONNX Cast (truncation,
+    NaN -> 0) of the float32 term."""
     name = format_name(fmt)
     if name in INTEGER_FORMATS:
-        value = window_value(kind, n, d, "float32")
+        value = _window_term(make_evaluator, d, "float32")
         return 0 if math.isnan(value) else math.trunc(value)
     if d == 0:
         return math.nan
-    return correctly_rounded(_window_evaluator(kind, int(n), int(d)), name)
+    return correctly_rounded(make_evaluator(), name)
 
 
 def window(kind: str, size: int, periodic: bool = True, dtype="float32") -> np.ndarray:

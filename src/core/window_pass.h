@@ -183,26 +183,28 @@ KD_INLINE uint64_t wp_store_signed_float32(double w, double mag, char *out, size
     return undecided;
 }
 
-KD_INLINE uint64_t wp_store_signed_bfloat16(double w, double mag, char *out, size_t i)
+/* The 16-bit formats: rounding on the bits (dropped = 45 bfloat16, 42 float16), the
+ * exponent field rebased by rebias (896 << 7, 1008 << 10). */
+KD_INLINE uint64_t wp_store_signed_16(double w, double mag, char *out, size_t i, int dropped,
+                                      double smallest_normal, uint64_t rebias)
 {
     uint64_t sign = double_to_bits(w) >> 63;
     double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
-    uint64_t rl = crtrig_round_bits(double_to_bits(lo), 45), rh = crtrig_round_bits(double_to_bits(hi), 45);
-    uint64_t undecided = wp_signed_undecided(lo, 0x1p-126, rl, rh);
-    uint16_t r16 = (uint16_t)(((rl >> 45) - (896u << 7)) | (sign << 15) | ((uint64_t)0 - undecided));
+    uint64_t rl = crtrig_round_bits(double_to_bits(lo), dropped), rh = crtrig_round_bits(double_to_bits(hi), dropped);
+    uint64_t undecided = wp_signed_undecided(lo, smallest_normal, rl, rh);
+    uint16_t r16 = (uint16_t)(((rl >> dropped) - rebias) | (sign << 15) | ((uint64_t)0 - undecided));
     memcpy(out + 2 * i, &r16, sizeof r16);
     return undecided;
 }
 
+KD_INLINE uint64_t wp_store_signed_bfloat16(double w, double mag, char *out, size_t i)
+{
+    return wp_store_signed_16(w, mag, out, i, 45, 0x1p-126, 896u << 7);
+}
+
 KD_INLINE uint64_t wp_store_signed_float16(double w, double mag, char *out, size_t i)
 {
-    uint64_t sign = double_to_bits(w) >> 63;
-    double a = fabs(w), e = mag * 0x1p-49, lo = a - e, hi = a + e;
-    uint64_t rl = crtrig_round_bits(double_to_bits(lo), 42), rh = crtrig_round_bits(double_to_bits(hi), 42);
-    uint64_t undecided = wp_signed_undecided(lo, 0x1p-14, rl, rh);
-    uint16_t r16 = (uint16_t)(((rl >> 42) - (1008u << 10)) | (sign << 15) | ((uint64_t)0 - undecided));
-    memcpy(out + 2 * i, &r16, sizeof r16);
-    return undecided;
+    return wp_store_signed_16(w, mag, out, i, 42, 0x1p-14, 1008u << 10);
 }
 
 #if defined(__GNUC__) && !defined(__clang__)
