@@ -117,6 +117,16 @@ def round_to_format(x, fmt) -> float:
         return float(gmpy2.mpfr(value))
 
 
+def round_through(x, *fmts) -> float:
+    """``x`` rounded into each format of ``fmts`` in turn (a double rounding when
+    there are two or more): what a cast through an intermediate format gives,
+    computed here, independently of any library's cast."""
+    value = x
+    for fmt in fmts:
+        value = round_to_format(value, fmt)
+    return value
+
+
 def _same(a: float, b: float) -> bool:
     return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
 
@@ -222,7 +232,7 @@ def window(kind: str, size: int, periodic: bool = True, dtype="float32") -> np.n
     d = size if periodic else size - 1
     values = [window_value(kind, n, d, name) for n in range(size)]
     # Every value is already exactly representable in the target dtype, so
-    # this conversion is exact (even ml_dtypes' double-rounding cast).
+    # this conversion is exact, however the array library's cast rounds.
     return np.array(values, dtype=NUMPY_DTYPES[name]).reshape(size)
 
 
@@ -269,7 +279,7 @@ def trig(func: str, x) -> np.ndarray:
         values = array.astype(np.float64).reshape(-1).tolist()
     results = [trig_value(func, v, name) for v in values]
     # Every result is a value of the format, so this conversion is exact
-    # (even ml_dtypes' float64 -> bfloat16 cast, which rounds twice).
+    # however the array library's float64 -> bfloat16 cast rounds.
     return np.array(results, dtype=NUMPY_DTYPES[name]).reshape(array.shape)
 
 

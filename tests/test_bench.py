@@ -1,16 +1,20 @@
 """python -m crtrig bench: the report's format and its JSON, at tiny sizes with a
-fixed number of rounds (never the timings themselves); the float64 rows with
-and without crtrig's float64 loop; the all-threads column with and without a
-thread pool; that a wrong or unwritten crtrig output is caught by the check;
-peers that are missing; --plot; argument errors."""
+fixed number of rounds and a short minimum sample (never the timings
+themselves); how a contender is timed (samples of repeated calls, the same for
+every contender), on a fake clock; the float64 rows with and without crtrig's
+float64 loop; the all-threads column with and without a thread pool; that a
+wrong or unwritten crtrig output is caught by the check; peers that are
+missing; --plot (its title and legends); --help's durations; argument errors."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import subprocess
 import sys
+import types
 
 import ml_dtypes
 import numpy as np
@@ -21,7 +25,7 @@ from crtrig import bench, reference
 from crtrig.__main__ import main
 from report_tables import markdown_tables
 
-TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2"]
+TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2", "--min-sample-ms", "1"]
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
 WINDOW_ROWS = 2 * len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS)  # 12 at two sizes
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
@@ -169,6 +173,7 @@ def test_report_format_and_json(tmp_path):
     for json_row in data["rows"]:
         for name, t in json_row["times"].items():
             assert t["ns_per_element"] > 0 and t["q1_s"] <= t["median_s"] <= t["q3_s"]
+            assert 1 <= t["calls_per_sample"] <= bench.MAX_REPEATS
             assert t["ns_per_element"] == pytest.approx(t["median_s"] * 1e9 / json_row["size"])
 
     # the exact expressions timed
@@ -184,6 +189,7 @@ def test_report_format_and_json(tmp_path):
     assert data["command"] == lines[0][2:] and data["quick"] is True
     assert data["platform"]["simd_targets"] == list(crtrig.simd_targets())
     assert data["settings"]["trig_size"] == 64 and data["settings"]["window_sizes"] == [10, 300]
+    assert data["settings"]["min_sample_s"] == 0.001
 
 
 def test_the_inputs_are_what_the_report_says():
@@ -201,6 +207,105 @@ def test_the_inputs_are_what_the_report_says():
         # bit patterns: both signs, tiny and huge exponents
         magnitudes = np.abs(sets["all finite bit patterns"].astype(np.float64))
         assert magnitudes.min() < 1e-3 and magnitudes.max() > 1e3
+
+
+class FakeClock:
+    """bench's time.perf_counter for the timing tests: it moves only when a fake
+    call says it took so long (never a wall-clock measurement)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def perf_counter(self):
+        return self.now
+
+
+def fake_clock(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(bench, "time", types.SimpleNamespace(perf_counter=clock.perf_counter))
+    return clock
+
+
+def counted_contender(name, clock, seconds_per_call, log, checked=True):
+    """A contender whose calls take seconds_per_call on the fake clock; log[name]
+    gets one entry per before() (the untimed set-up of what follows), counting the
+    calls made until the next before()."""
+    log[name] = []
+
+    def before():
+        log[name].append(0)
+
+    def call():
+        clock.now += seconds_per_call
+        log[name][-1] += 1
+        return np.zeros(1)
+
+    return bench.Contender(name, f"{name}()", call, before, checked)
+
+
+def no_check(result):
+    return 1, 0, None
+
+
+def test_every_contender_is_timed_in_samples_of_repeated_calls(monkeypatch):
+    """A sample of a fast call repeats it (at N = 1000 a call takes microseconds:
+    one call per sample is a cold, single-call timing); the time kept is per call;
+    each contender's set-up (its thread count) runs once per sample, untimed, and
+    every contender, crtrig's or a peer's, is timed by the same rule."""
+    clock = fake_clock(monkeypatch)
+    log = {}
+    fast = [counted_contender(name, clock, 10e-6, log) for name in ("crtrig", "crtrig 2 threads")]
+    peer = counted_contender("peer", clock, 10e-6, log, checked=False)
+    slow = counted_contender("slow peer", clock, 0.05, log, checked=False)
+    row = bench.Row("windows", {"window": "hann", "dtype": "float32", "N": 1000}, 1000)
+    rounds = 4
+    bench.time_row(row, fast + [peer, slow], bench.DEFAULT, rounds, no_check)
+    for name in ("crtrig", "crtrig 2 threads", "peer"):
+        samples = log[name][-rounds:]  # the timed samples come last, after the calibration
+        # at least 10 ms of 10 µs calls in each sample (the default aims at 20 ms)
+        assert min(samples) >= 1000, (name, log[name])
+        assert len(set(samples)) == 1, (name, samples)  # one number of calls per contender and row
+        assert row.times[name]["median_s"] == pytest.approx(10e-6)  # per call, not per sample
+        assert row.times[name]["calls_per_sample"] == samples[0]
+    counts = [row.times[name]["calls_per_sample"] for name in ("crtrig", "crtrig 2 threads", "peer")]
+    assert max(counts) <= 1.01 * min(counts), counts  # equally fast calls: as many per sample
+    assert log["slow peer"][-rounds:] == [1] * rounds  # a slow call is a sample by itself
+    assert row.times["slow peer"]["median_s"] == pytest.approx(0.05)
+    assert row.rounds == rounds and row.checked == 2  # the two crtrig contenders' last outputs
+    assert bench.DEFAULT.min_sample_s >= 0.01 and bench.QUICK.min_sample_s >= 0.001
+
+
+def test_a_cold_first_call_does_not_make_a_thread_speedup(monkeypatch):
+    """The bug the all-threads column had at N = 1000: crtrig on one thread runs
+    after a peer (its code and tables evicted), crtrig on all threads right after
+    it (warm), so timing one call each gave a 'speedup' for calls that never
+    split.  Here a crtrig call costs 10 µs warm, 100 µs just after a peer's call;
+    a sample of repeated calls pays the cold start once over thousands of calls:
+    the two columns agree."""
+    state = fake_pool(monkeypatch, count=2)
+    clock = fake_clock(monkeypatch)
+    cache = {"warm": False}
+
+    def crtrig_call():
+        clock.now += 10e-6 if cache["warm"] else 100e-6
+        cache["warm"] = True
+        return np.zeros(1)
+
+    def peer_call():
+        clock.now += 20e-6
+        cache["warm"] = False
+        return np.zeros(1)
+
+    threads = bench.Threads(True, 2, "fake pool")
+    contenders = bench._crtrig_contenders("window()", lambda: {"window": crtrig_call}, threads)
+    contenders.append(bench.Contender("numpy", "peer()", peer_call))
+    row = bench.Row("windows", {"window": "hann", "dtype": "float32", "N": 1000}, 1000)
+    bench.time_row(row, contenders, bench.DEFAULT, 6, no_check)
+    one, both = row.times["crtrig"]["median_s"], row.times["crtrig 2 threads"]["median_s"]
+    assert one == pytest.approx(10e-6, rel=0.01) and both == pytest.approx(10e-6, rel=0.01)
+    assert one / both == pytest.approx(1.0, abs=0.01)
+    assert row.times["numpy"]["median_s"] == pytest.approx(20e-6)
+    assert set(state["calls"]) == {1, 2}
 
 
 def test_float64_rows_time_and_check_crtrig_when_it_has_the_loop(capsys, tmp_path, monkeypatch):
@@ -311,11 +416,71 @@ def test_missing_peers_are_skipped_with_a_note(capsys, tmp_path, monkeypatch):
     assert "torch (speedup)" not in trig[0] and "scipy (speedup)" not in windows[0]
 
 
-def test_plot_writes_a_png(capsys, tmp_path, monkeypatch):
+def capture_figures(monkeypatch):
+    """The figures bench.plot saves, drawn again on an Agg canvas to measure them."""
+    from matplotlib.figure import Figure
+    saved = []
+    real = Figure.savefig
+
+    def savefig(self, *args, **kwargs):
+        real(self, *args, **kwargs)
+        saved.append(self)
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return saved
+
+
+def legends_and_bars(fig):
+    """Window extents (pixels) of every legend and of the visible part of every bar."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.transforms import Bbox
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None] + list(fig.legends)
+    bars = []
+    for ax in fig.axes:
+        for patch in ax.patches:
+            extent = patch.get_window_extent(renderer)
+            if not np.isfinite(extent.get_points()).all():
+                continue  # a nan value: no bar
+            visible = Bbox.intersection(extent, ax.bbox)  # bars from 0 run off a log axis
+            if visible is not None and visible.width > 0 and visible.height > 0:
+                bars.append(visible)
+    return [legend.get_window_extent(renderer) for legend in legends], bars
+
+
+def test_plot_writes_a_png_titled_without_paths(capsys, tmp_path, monkeypatch):
     no_pool(monkeypatch)
+    saved = capture_figures(monkeypatch)
     path = tmp_path / "bench.png"
-    run_bench(capsys, tmp_path, "--peers", "numpy", "--plot", str(path))
+    _, _, data = run_bench(capsys, tmp_path, "--peers", "numpy", "--plot", str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    (fig,) = saved
+    title = fig.get_suptitle()
+    # what was measured and on what, not the command line with its file names
+    assert "sin/cos of 64 elements per call" in title and "N = 10, 300" in title
+    assert data["platform"]["cpu"] in title and f"SIMD target {crtrig.simd_target()}" in title
+    assert str(tmp_path) not in title and "bench.json" not in title and "bench.png" not in title
+    assert not re.search(r"(^|[\s(=])[~.]*/\w", title), title  # no absolute or relative path
+    assert os.sep not in title.replace("sin/cos", "")
+
+
+def test_plot_legends_cover_no_bar(capsys, tmp_path, monkeypatch):
+    """Every bar long (speedups of 40 in every row, the case where a legend inside
+    the axes has nowhere to go): no legend box meets a bar's."""
+    fake_pool(monkeypatch, count=2)
+    _, _, data = run_bench(capsys, tmp_path, "--peers", "numpy")
+    for row in data["rows"]:
+        row["speedup"] = {name: 40.0 for name in row["speedup"]} or {"numpy": 40.0}
+        row["thread_scaling"] = {name: 40.0 for name in row["thread_scaling"]}
+    saved = capture_figures(monkeypatch)
+    bench.plot(data, str(tmp_path / "long.png"))
+    (fig,) = saved
+    legends, bars = legends_and_bars(fig)
+    assert len(legends) == 3 and len(bars) > len(data["rows"])
+    for legend in legends:
+        for bar in bars:
+            assert not legend.overlaps(bar), (legend, bar)
 
 
 def test_plot_without_matplotlib_is_one_line_before_anything_runs(capsys, tmp_path, monkeypatch):
@@ -329,10 +494,36 @@ def test_plot_without_matplotlib_is_one_line_before_anything_runs(capsys, tmp_pa
     assert "--plot needs matplotlib" in captured.err and "crtrig[bench]" in captured.err
 
 
+def test_help_states_how_long_a_run_takes(capsys):
+    """--help gives the measured durations of --quick and of the default run (one
+    figure each, not a range), and the minimum sample."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", "--help"])
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    quick = re.search(r"--quick (about \d+ s):", text)
+    default = re.search(r"default run: (about \d+(?:\.\d)? minutes) on a 2-core machine", text)
+    assert quick and default, text
+    assert quick[1] == bench.QUICK_RUN_TIME and default[1] == bench.DEFAULT_RUN_TIME
+    assert "samples of at least 20 ms" in text and "samples of at least 5 ms" in text
+
+
+def test_readme_states_the_durations_of_the_help():
+    """README's Speed section and `bench --help` give the same run times."""
+    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+    if not os.path.exists(readme):
+        pytest.skip("no README.md next to tests/ (an installed copy of the tests)")
+    with open(readme, encoding="utf-8") as f:
+        text = " ".join(f.read().split())
+    assert f"`--quick` takes {bench.QUICK_RUN_TIME}" in text
+    assert f"The default run takes {bench.DEFAULT_RUN_TIME} on the 2-core" in text
+
+
 @pytest.mark.parametrize("arguments", [
     ["--trig-size", "0"], ["--trig-size", str(bench.MAX_TRIG_SIZE + 1)], ["--trig-size", "x"],
     ["--window-sizes", "10,abc"], ["--window-sizes", "0"], ["--window-sizes", str(bench.MAX_WINDOW_SIZE + 1)],
-    ["--peers", "numpy,bogus"], ["--rounds", "0"], ["--json", "/nonexistent-dir/x.json"],
+    ["--peers", "numpy,bogus"], ["--rounds", "0"], ["--min-sample-ms", "0"],
+    ["--min-sample-ms", str(bench.MAX_MIN_SAMPLE_MS + 1)], ["--json", "/nonexistent-dir/x.json"],
     ["--plot", "/nonexistent-dir/x.png"], ["--bogus"],
 ])
 def test_argument_errors_are_one_line_exit_2(capsys, arguments):

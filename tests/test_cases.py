@@ -27,6 +27,8 @@ import crtrig
 from crtrig import cases, reference
 from crtrig.__main__ import main as cli_main
 
+import oracle
+
 REPO_CASES = Path(__file__).resolve().parent.parent / "cases"
 KIND_OF_OP = {
     "ai.onnx.HannWindow": "hann",
@@ -417,7 +419,7 @@ def test_decimal_values_are_rounded_once_into_the_dtype():
     text = "1.00048828125000000000000000001"
     value = cases._exact_value(Decimal(text))
     assert float(cases._to_dtype_array([value], "float16", ())) == 1 + 2**-10
-    assert float(np.float16(float(text))) == 1.0  # the double rounding we avoid
+    assert oracle.round_through(Decimal(text), "float64", "float16") == 1.0  # the double rounding we avoid
     specials = [cases._exact_value(v) for v in ("NaN", "inf", "-inf", "0x1.8p-1", " 2.5 ", 3)]
     array = cases._to_dtype_array(specials, "bfloat16", (6,))
     as_float = array.astype(np.float64)
@@ -468,14 +470,14 @@ def test_data_one_ulp_off_after_rounding_fails_with_its_distances(tmp_path):
 
 def test_data_is_rounded_exactly_not_through_float32():
     """bfloat16: 1 + 2^-8 + 2^-30 lies just above the midpoint of 1 and
-    1 + 2^-7, so it rounds to 1 + 2^-7.  ml_dtypes' cast rounds through
-    float32 (to the midpoint 1 + 2^-8), then to even: 1.0."""
+    1 + 2^-7, so it rounds to 1 + 2^-7.  A cast through float32 (as ml_dtypes
+    before 0.7 did) rounds to the midpoint 1 + 2^-8, then to even: 1.0."""
     value = 1 + Fraction(1, 2**8) + Fraction(1, 2**30)
     text = str(Decimal(float(value)))  # exact: the value fits in a float64
     assert Fraction(Decimal(text)) == value  # the decimal is exact
     rounded = cases._to_dtype_array([cases._exact_value(text)], "bfloat16", ())
     assert float(rounded) == 1 + 2**-7
-    assert float(np.array(float(value)).astype(ml_dtypes.bfloat16)) == 1.0  # the double rounding
+    assert oracle.round_through(value, "float32", "bfloat16") == 1.0  # the double rounding
 
 
 @pytest.mark.parametrize("right, status", [(1 + 2**-7, "PASS"), (1.0, "FAIL")])
@@ -1290,3 +1292,103 @@ def test_junit_report_of_a_malformed_file_and_of_an_unwritable_path(tmp_path, ca
         assert completed.returncode == 2 and completed.stdout == ""
         assert completed.stderr.startswith("crtrig cases: error: --junit ") and len(completed.stderr.splitlines()) == 1
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+# ---------------------------------------------------------------------------
+# The shipped case files by name, and --list
+# ---------------------------------------------------------------------------
+
+needs_packaged_cases = pytest.mark.skipif(not cases.packaged_case_files(),
+                                          reason="crtrig/cases is not installed in this build")
+
+
+def run_cli_subprocess_in(cwd, *args):
+    """``python -m crtrig cases ARGS`` run from directory ``cwd``."""
+    env = dict(os.environ)
+    package_root = str(Path(crtrig.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return subprocess.run([sys.executable, "-m", "crtrig", "cases", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+@needs_packaged_cases
+def test_a_shipped_file_runs_by_name_where_no_such_path_exists(tmp_path, monkeypatch):
+    """`crtrig cases hannwindow.json` (or `hannwindow`) from a directory without that file
+    runs the shipped one; a file of that name in the current directory wins."""
+    monkeypatch.chdir(tmp_path)
+    shipped = dict(cases.packaged_case_files())["hannwindow.json"]
+    count = len(json.loads(shipped)["cases"])
+    for name in ("hannwindow.json", "hannwindow"):
+        status, out, err = run_in_process([name], strict=True)
+        assert status == 0 and err == "", err
+        lines = out.splitlines()
+        assert lines[-1] == f"{count} passed, 0 failed, 0 skipped", name
+        assert all(line.startswith("hannwindow.json  ") for line in lines[:-1])
+    assert cases.packaged_case_file("hannwindow") == ("hannwindow.json", shipped)
+    assert cases.packaged_case_file("nosuch") is None
+    # A real path always wins over the shipped name.
+    write_file(tmp_path, [window_case("mine", 8)], name="hannwindow.json")
+    status, out, _ = run_in_process(["hannwindow.json"])
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 2 and lines[1] == "1 passed, 0 failed, 0 skipped", out
+    assert lines[0].startswith("hannwindow.json  mine  PASS")
+
+
+@needs_crtrig_impl
+@needs_packaged_cases
+def test_cli_runs_a_shipped_file_by_name(tmp_path):
+    completed = run_cli_subprocess_in(tmp_path, "hannwindow.json", "--strict")
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr
+    count = len(json.loads(dict(cases.packaged_case_files())["hannwindow.json"])["cases"])
+    assert completed.stdout.splitlines()[-1] == f"{count} passed, 0 failed, 0 skipped"
+    assert completed.stderr == ""
+
+
+@needs_packaged_cases
+def test_list_prints_every_shipped_file(capsys, tmp_path):
+    packaged = cases.packaged_case_files()
+    completed = run_main_in_process(capsys, "cases", "--list")
+    assert completed.returncode == 0 and completed.stderr == "", completed
+    lines = completed.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == [name for name, _ in packaged]
+    for line, (name, text) in zip(lines, packaged):
+        document = json.loads(text)
+        assert line.split()[1:] == [document["op"], str(len(document["cases"])), "case(s)"], line
+    if (Path(crtrig.__file__).resolve().parent / "cases").is_dir():
+        shipped_dir = Path(crtrig.__file__).resolve().parent / "cases"
+    else:
+        shipped_dir = REPO_CASES
+    assert {line.split()[0] for line in lines} == {p.name for p in shipped_dir.glob("*.json")}
+    assert {"hannwindow.json", "hammingwindow.json", "blackmanwindow.json", "sin.json", "cos.json"} <= {
+        line.split()[0] for line in lines}
+    out = io.StringIO()
+    assert cases.list_cli(out=out) == 0 and out.getvalue() == completed.stdout
+    # The console: the same lines, exit 0.
+    run = run_cli_subprocess_in(tmp_path, "--list")
+    assert run.returncode == 0 and run.stdout == completed.stdout and run.stderr == "", run
+
+
+def test_list_without_shipped_files_is_one_line_and_exit_2(monkeypatch):
+    monkeypatch.setattr(cases, "packaged_case_files", lambda: [])
+    out, err = io.StringIO(), io.StringIO()
+    assert cases.list_cli(out=out, err=err) == 2
+    assert out.getvalue() == "" and err.getvalue() == "crtrig cases: error: no case files are installed in crtrig/cases\n"
+
+
+def test_an_unknown_name_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name in ("nosuch.json", "nosuch", "hannwindow.jsonx", "HANNWINDOW.JSON"):
+        completed = run_main_in_process(capsys, "cases", name)
+        assert_one_line_exit_2(completed, name, "neither a file nor the name of a shipped case file")
+        assert "(`crtrig cases --list` lists them)" in completed.stderr
+    # A path with a directory part is only a path; a missing one names the shipped file it may mean.
+    completed = run_main_in_process(capsys, "cases", os.path.join("cases", "hannwindow.json"))
+    assert_one_line_exit_2(completed, os.path.join("cases", "hannwindow.json"), "No such file")
+    if cases.packaged_case_file("hannwindow.json") is not None:
+        assert "(the shipped hannwindow.json runs as `crtrig cases hannwindow.json`)" in completed.stderr
+    # Through the console, as the issue has it: no traceback.
+    run = run_cli_subprocess_in(tmp_path, "nosuch.json")
+    assert run.returncode == 2 and run.stdout == "" and "Traceback" not in run.stderr, run
+    assert run.stderr.splitlines() == [
+        f"{MODULE_PROGRAM}: error: nosuch.json: neither a file nor the name of a shipped case file "
+        f"(`{MODULE_PROGRAM} --list` lists them)"]

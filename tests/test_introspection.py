@@ -137,8 +137,10 @@ def test_show_config_without_build_info(monkeypatch):
 def test_show_config_thread_count_when_the_pool_exists(monkeypatch):
     monkeypatch.setattr(crtrig, "get_num_threads", lambda: 3, raising=False)
     monkeypatch.setenv("CRTRIG_NUM_THREADS", "3")
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
     text = config_text()
-    assert "\nthreads: 3 (crtrig.get_num_threads(); CRTRIG_NUM_THREADS: '3'; " in text
+    assert "\nthreads: 3 (crtrig.get_num_threads(), chosen by " in text
+    assert "; CRTRIG_NUM_THREADS: '3'; OMP_NUM_THREADS: '1'; " in text
 
 
 def test_show_config_thread_count_without_a_pool(monkeypatch):

@@ -228,7 +228,7 @@ def test_nan_and_finite_inputs_raise_nothing(func, dtype):
 
 def test_they_are_real_ufuncs():
     for name, f in FUNCS.items():
-        assert isinstance(f, np.ufunc) and f.__name__ == name and f.nin == 1 and f.nout == 1
+        assert isinstance(f, np.ufunc) and f.__name__ == "crtrig_" + name and f.nin == 1 and f.nout == 1
         assert f.types == ["e->e", "f->f", "d->d"]  # plus the bfloat16 loop, which numpy does not list
         assert "correctly rounded" in f.__doc__
 
@@ -243,13 +243,13 @@ def test_inputs_get_the_type_numpy_sin_gives_them(x, dtype):
     """Python floats, lists, int32 and int64 are computed in float64 (never silently
     in float32), int16 in float32, int8, uint8 and bool in float16: numpy's own
     choice for np.sin.  A Python float gives a NumPy float64 scalar."""
-    for f, numpy_f in ((crtrig.sin, np.sin), (crtrig.cos, np.cos)):
+    for name, f, numpy_f in (("sin", crtrig.sin, np.sin), ("cos", crtrig.cos, np.cos)):
         got = f(x)
         assert got.dtype == dtype == numpy_f(x).dtype
         assert type(got) is type(numpy_f(x))
         value = np.asarray(x).reshape(-1)[0]
         if np.dtype(dtype) == np.float64 or np.asarray(x).dtype.kind in "iub":
-            want = oracle.trig_value(f.__name__, float(value), np.dtype(dtype).name)
+            want = oracle.trig_value(name, float(value), np.dtype(dtype).name)
             assert float(np.asarray(got).reshape(-1)[0]) == want
     assert isinstance(crtrig.sin(0.5), np.float64)
 
@@ -328,15 +328,29 @@ def _pickled_global(data):
 
 
 def test_ufuncs_live_in_crtrig_under_their_own_names():
-    """crtrig.sin.__module__ is "crtrig" (where numpy lets it be set), so that
-    help() and pickle name the public module; __name__ stays "sin"/"cos",
-    which numpy's pickling of ufuncs (module + name) and dask rely on."""
+    """crtrig.sin.__module__ is "crtrig", so that help() and pickle name the
+    public module; __name__ is "crtrig_sin"/"crtrig_cos" (not numpy's names:
+    pint dispatches by name), which pickle finds as crtrig.crtrig_sin without
+    the name being in crtrig's namespace."""
+    assert _numpy_lets_ufuncs_set_module()  # numpy >= 2.0, the declared floor
     for name, f in FUNCS.items():
-        assert f.__name__ == name
-        if _numpy_lets_ufuncs_set_module():
-            assert f.__module__ == "crtrig"
-            for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
-                assert _pickled_global(pickle.dumps(f, protocol)) == ("crtrig", name)
+        assert f.__name__ == "crtrig_" + name and repr(f) == f"<ufunc 'crtrig_{name}'>"
+        assert f.__module__ == "crtrig"
+        assert getattr(crtrig, "crtrig_" + name) is f and "crtrig_" + name not in dir(crtrig)
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            assert _pickled_global(pickle.dumps(f, protocol)) == ("crtrig", "crtrig_" + name)
+
+
+def test_pickles_of_the_old_names_still_load():
+    """Pickles made when the ufuncs were named sin and cos refer to crtrig.sin
+    and crtrig.cos (protocols 0-3 as GLOBAL, 4 and 5 as STACK_GLOBAL): they
+    load as the same ufuncs."""
+    for name, f in FUNCS.items():
+        n = name.encode()
+        for data in (b"ccrtrig\n" + n + b"\n.", b"\x80\x02ccrtrig\n" + n + b"\nq\x00.",
+                     b"\x80\x04\x8c\x06crtrig\x94\x8c" + bytes([len(n)]) + n + b"\x94\x93\x94."):
+            assert _pickled_global(data) == ("crtrig", name)
+            assert pickle.loads(data) is f
 
 
 def test_unpickled_in_a_fresh_interpreter(tmp_path):

@@ -596,3 +596,29 @@ def test_failed_allocation_writes_nothing(alpha):
                     break
     finally:
         _core.fail_allocation(0)
+
+
+# ---------------------------------------------------------------------------
+# crtrig.windows: a clean namespace
+# ---------------------------------------------------------------------------
+
+def test_dir_lists_only_the_windows_and_get_window():
+    """dir(crtrig.windows) lists the windows and get_window and nothing else without a
+    leading underscore (no np, Fraction, decimal, ... leaking from the imports), each
+    one a name of scipy.signal.windows with scipy's first parameter; `import *` gives
+    __all__; the constant ALPHA_LIMIT is still an attribute."""
+    public = {name for name in dir(windows) if not name.startswith("_")}
+    assert public == set(windows.__all__), sorted(public ^ set(windows.__all__))
+    assert set(windows.__all__) <= set(scipy.signal.windows.__all__)
+    for name in public:
+        function = getattr(windows, name)
+        ours = list(inspect.signature(function).parameters)
+        theirs = list(inspect.signature(getattr(scipy.signal.windows, name)).parameters)
+        assert ours[0] == theirs[0] == ("window" if name == "get_window" else "M"), name
+        got = function("hann", 8) if name == "get_window" else function(8, *([0.5] if "alpha" in ours else []))
+        assert isinstance(got, np.ndarray) and got.shape == (8,), name
+    namespace = {}
+    exec("from crtrig.windows import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(windows.__all__)
+    assert windows.ALPHA_LIMIT == 2 ** 64 - 1
+    assert {"__name__", "__doc__", "__file__", "__all__"} <= set(dir(windows))

@@ -65,6 +65,8 @@ static long parallel_threshold = DEFAULT_PARALLEL_THRESHOLD;
 /* Test-hook statistics, under pool_lock: jobs run on several threads, and
  * shares run by workers, since the process started. */
 static long parallel_jobs, worker_shares;
+/* Test hook (threads.h): the caller of a job waits for all its workers. */
+static long wait_for_workers;
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
@@ -126,6 +128,7 @@ typedef struct pool {
     int job_workers;            /* workers 0 .. job_workers - 1 may join it */
     int open;                   /* workers may still join it */
     int active;                 /* workers in it, not finished with their share */
+    int joined;                 /* workers that joined it (the test hook waits for them) */
     worker workers[CRTRIG_MAX_THREADS - 1];
 } pool;
 
@@ -153,7 +156,10 @@ static void worker_loop(worker *w)
             continue;  /* this job needs fewer workers, or is done already */
         job = p->job;
         p->active++;
+        p->joined++;
         worker_shares++;
+        if (load_setting(&wait_for_workers))
+            cond_broadcast(&p->done);  /* the caller may be waiting for the joins */
         unlock_pool();
         crtrig_fpenv_enter(&env);  /* the environment is per thread */
         rc = job->fn(job->ctx, w->index + 1, job);
@@ -324,9 +330,13 @@ int crtrig_threads_run(int participants, size_t count, size_t block, crtrig_job_
     p->job_workers = participants - 1;
     p->open = 1;
     p->active = 0;
+    p->joined = 0;
     p->generation++;
     parallel_jobs++;
     cond_broadcast(&p->work);
+    if (load_setting(&wait_for_workers))
+        while (p->joined < p->job_workers)
+            cond_wait(&p->done);
     unlock_pool();
     rc = fn(ctx, 0, &job);  /* returns once every chunk is claimed */
     lock_pool();
@@ -405,6 +415,11 @@ const char *crtrig_threads_method(void)
 long crtrig_test_parallel_threshold(long n)
 {
     return n < 0 ? load_setting(&parallel_threshold) : exchange_setting(&parallel_threshold, n);
+}
+
+int crtrig_test_wait_for_workers(int on)
+{
+    return (int)exchange_setting(&wait_for_workers, on != 0);
 }
 
 void crtrig_test_pool_stats(long *workers, long *jobs, long *shares)

@@ -70,4 +70,11 @@ void crtrig_job_unlock(crtrig_job *job);
 /* Add a participant's stage counters to the call's, under the job's lock. */
 void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const crtrig_stage_counts *part);
 
+/* Test hook (not in the public header): with on = 1, a job's caller waits
+ * until every worker it posted the job to has joined before it runs its own
+ * share, so that tests of what workers do (their floating-point environment,
+ * their counters) never depend on how busy the machine is.  Returns the
+ * previous setting; 0 (the default) restores normal scheduling. */
+int crtrig_test_wait_for_workers(int on);
+
 #endif

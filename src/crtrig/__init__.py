@@ -9,17 +9,27 @@ from ._core import sin, cos
 from ._config import show_config, simd_target, simd_targets
 from ._threads import set_num_threads, get_num_threads
 from . import windows  # scipy.signal.windows' interface (crtrig.windows.hann, ...)
+from . import _integrations  # ml_dtypes' bfloat16, pint and astropy, when they are imported
 
 # Where users find the ufuncs (help(), repr tools, and pickle, which saves a
-# ufunc as its __module__ plus __name__, as numpy registers it: crtrig.sin, not
-# the private crtrig._core.sin).  numpy 1.x ufuncs have no settable __module__:
-# there pickle looks the ufunc up in sys.modules and finds crtrig._core.sin.
+# ufunc as its __module__ plus __name__, as numpy registers it).  The ufuncs
+# are named crtrig_sin and crtrig_cos (so that pint, which dispatches by name,
+# does not take them for numpy's); pickle finds those names through
+# __getattr__ below, and pickles made when they were named sin and cos still
+# load as crtrig.sin and crtrig.cos.
 for _ufunc in (sin, cos):
-    try:
-        _ufunc.__module__ = __name__
-    except (AttributeError, TypeError):
-        pass
+    _ufunc.__module__ = __name__
 del _ufunc
+_BY_UFUNC_NAME = {sin.__name__: sin, cos.__name__: cos}
+
+
+def __getattr__(name):
+    """``crtrig.crtrig_sin`` and ``crtrig.crtrig_cos``, the ufuncs' own names
+    (what pickle looks up), without adding them to the namespace."""
+    try:
+        return _BY_UFUNC_NAME[name]
+    except KeyError:
+        raise AttributeError(f"module 'crtrig' has no attribute {name!r}") from None
 
 __all__ = ["__version__", "sin", "cos", "hann_window", "hamming_window", "blackman_window",
            "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads",

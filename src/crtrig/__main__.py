@@ -78,9 +78,9 @@ def program_name() -> str:
 
 def version_text() -> str:
     """``crtrig --version``: crtrig, the SIMD target, numpy, ml_dtypes, Python."""
-    import ml_dtypes
     import numpy
 
+    from ._config import ml_dtypes_version
     from ._version import __version__
 
     try:
@@ -94,7 +94,7 @@ def version_text() -> str:
         f"crtrig {__version__}\n"
         f"SIMD target: {target}\n"
         f"numpy {numpy.__version__}\n"
-        f"ml_dtypes {ml_dtypes.__version__}\n"
+        f"ml_dtypes {ml_dtypes_version()}\n"
         f"Python {platform.python_version()} ({platform.python_implementation()}, "
         f"{platform.system()} {platform.machine()})\n"
     )

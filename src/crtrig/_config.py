@@ -96,9 +96,37 @@ def _environment(name: str) -> str:
     return "unset" if value is None else repr(value)
 
 
+def installed_version(distribution: str) -> str | None:
+    """The version of an installed distribution, from its ``NAME-VERSION.dist-info``
+    (or ``.egg-info``) directory on sys.path, without importing it (ml_dtypes
+    takes about a second to import) nor importlib.metadata (tens of ms)."""
+    prefix = distribution.replace("-", "_").lower() + "-"
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            stem, dot, suffix = name.rpartition(".")
+            if dot and suffix in ("dist-info", "egg-info") and stem.lower().startswith(prefix):
+                return stem[len(prefix):].split("-")[0]
+    return None
+
+
+def ml_dtypes_version() -> str:
+    """ml_dtypes' version, and whether it is imported (crtrig does not import it:
+    its bfloat16 loops are registered when something else does)."""
+    module = sys.modules.get("ml_dtypes")
+    if module is not None:
+        return f"{getattr(module, '__version__', '?')} (imported; bfloat16 loops registered)"
+    version = installed_version("ml_dtypes")
+    if version is None:
+        return "not installed (no bfloat16)"
+    return f"{version} (not imported yet; crtrig registers its bfloat16 loops when it is)"
+
+
 def config_lines() -> list[str]:
     """The lines ``show_config()`` prints."""
-    import ml_dtypes
     import numpy
 
     known = _core._known_simd_targets()
@@ -113,8 +141,11 @@ def config_lines() -> list[str]:
     if threads is None:
         lines.append("threads: 1 (this build has no thread pool: each call runs on the caller's thread)")
     else:
-        lines.append(f"threads: {threads} (crtrig.get_num_threads(); CRTRIG_NUM_THREADS: "
-                     f"{_environment('CRTRIG_NUM_THREADS')}; CPUs available: {cpus_available()})")
+        chosen = _core.thread_config()
+        how = chosen["chosen_by"] + (f": {chosen['detail']}" if chosen["detail"] else "")
+        lines.append(f"threads: {threads} (crtrig.get_num_threads(), chosen by {how}; CRTRIG_NUM_THREADS: "
+                     f"{_environment('CRTRIG_NUM_THREADS')}; OMP_NUM_THREADS: "
+                     f"{_environment('OMP_NUM_THREADS')}; CPUs available: {cpus_available()})")
     info = build_info()
     lines.append("build")
     if info is None:
@@ -131,7 +162,7 @@ def config_lines() -> list[str]:
                   f"{info.get('cython', '?')}"]
     lines += ["runtime",
               f"  Python {platform.python_version()} ({platform.python_implementation()}) {sys.executable}",
-              f"  numpy {numpy.__version__}, ml_dtypes {ml_dtypes.__version__}",
+              f"  numpy {numpy.__version__}, ml_dtypes {ml_dtypes_version()}",
               f"  platform: {platform.platform()}",
               f"  CPU: {cpu_model()}, {os.cpu_count()} logical CPUs, {cpus_available()} available"]
     return lines

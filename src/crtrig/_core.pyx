@@ -11,10 +11,15 @@ cimport numpy as cnp
 from numpy cimport npy_intp, PyUFuncGenericFunction, PyUFunc_FromFuncAndData, PyUFunc_RegisterLoopForType
 
 import numpy as np
-import ml_dtypes
 
 cnp.import_array()
 cnp.import_ufunc()
+
+cdef extern from "threads.h" nogil:
+    int crtrig_test_wait_for_workers(int on)
+
+cdef extern from "_ufunc_errors.h":
+    int crtrig_wrap_type_resolver(object ufunc)
 
 cdef extern from "Python.h":
     int PyGILState_Check() nogil  # callable without the GIL: it reports whether we hold it
@@ -242,6 +247,13 @@ def _set_parallel_threshold(long n):
     return crtrig_test_parallel_threshold(n)
 
 
+def _wait_for_workers(bint on):
+    """Test hook: with on, the caller of a split call waits until all its
+    workers have joined before it runs its own share (so that workers always
+    take part, however busy the machine).  Returns the previous setting."""
+    return bool(crtrig_test_wait_for_workers(on))
+
+
 def pool_stats():
     """Test hook: the pool's workers started in this process, the jobs run on
     several threads and the shares run by workers since the process started
@@ -399,7 +411,8 @@ cdef PyUFuncGenericFunction loop_funcs[3]
 cdef char loop_types[6]
 cdef int bfloat16_types[2]
 
-BFLOAT16_TYPE_NUMBER = np.dtype(ml_dtypes.bfloat16).num
+#: ml_dtypes.bfloat16's type number once _register_bfloat16_loops has run, else None.
+BFLOAT16_TYPE_NUMBER = None
 
 _TRIG_DOC = ("{Name}, element-wise, correctly rounded (ONNX {Op}-22).\n\n"
              "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
@@ -418,6 +431,9 @@ _COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", lower="np.co
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
+    """A ufunc named `name`: crtrig's ufuncs are named crtrig_sin, crtrig_cos
+    (pint dispatches by __name__: a ufunc named "sin" got np.sin's values
+    there; repr and numpy's messages say whose ufunc it is)."""
     cdef int i
     for i, dtype in enumerate((DTYPE_FLOAT16, DTYPE_FLOAT32, DTYPE_FLOAT64, DTYPE_BFLOAT16)):
         loops[which][i].func = func
@@ -428,9 +444,28 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
         loop_data[which][i] = &loops[which][i]
     ufunc = PyUFunc_FromFuncAndData(loop_funcs, loop_data[which], loop_types, 3, 1, 1,
                                     -1, name, doc, 0)  # -1: PyUFunc_None (no identity)
-    PyUFunc_RegisterLoopForType(ufunc, BFLOAT16_TYPE_NUMBER, <PyUFuncGenericFunction>trig_loop,
-                                bfloat16_types, &loops[which][3])
+    if crtrig_wrap_type_resolver(ufunc) != 0:
+        raise RuntimeError("crtrig: unexpected ufunc type resolver")
     return ufunc
+
+
+def _register_bfloat16_loops(bfloat16):
+    """Give sin, cos (and the probe) their loops for ml_dtypes' bfloat16 dtype
+    `bfloat16`, once per process (crtrig/_integrations.py calls this when
+    ml_dtypes has been imported, under its lock).  Returns whether it registered."""
+    global BFLOAT16_TYPE_NUMBER
+    if BFLOAT16_TYPE_NUMBER is not None:
+        return False
+    cdef int number = bfloat16.num
+    bfloat16_types[0] = number
+    bfloat16_types[1] = number
+    for which, ufunc in enumerate((sin, cos, _gil_probe_sin)):
+        if PyUFunc_RegisterLoopForType(ufunc, number, <PyUFuncGenericFunction>trig_loop,
+                                       bfloat16_types, &loops[which][3]) < 0:
+            raise RuntimeError("crtrig: numpy refused the bfloat16 loops")
+    _TRIG_CODES[bfloat16] = DTYPE_BFLOAT16
+    BFLOAT16_TYPE_NUMBER = number
+    return True
 
 
 # The casts: numpy's C headers declare the loop type with const npy_intp * (Cython's
@@ -445,11 +480,9 @@ loop_types[2] = cnp.NPY_FLOAT
 loop_types[3] = cnp.NPY_FLOAT
 loop_types[4] = cnp.NPY_DOUBLE
 loop_types[5] = cnp.NPY_DOUBLE
-bfloat16_types[0] = BFLOAT16_TYPE_NUMBER
-bfloat16_types[1] = BFLOAT16_TYPE_NUMBER
 
-sin = _make_trig_ufunc(0, 0, b"sin", _SIN_DOC)
-cos = _make_trig_ufunc(1, 1, b"cos", _COS_DOC)
+sin = _make_trig_ufunc(0, 0, b"crtrig_sin", _SIN_DOC)
+cos = _make_trig_ufunc(1, 1, b"crtrig_cos", _COS_DOC)
 _gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that records PyGILState_Check().")
 
 
@@ -498,7 +531,7 @@ def trig_element(int func, int dtype_code, double x, int first_stage=0, int mult
     return result, _counts_dict(&counts)
 
 
-cdef dict _TRIG_CODES = {np.dtype(np.float16): DTYPE_FLOAT16, np.dtype(ml_dtypes.bfloat16): DTYPE_BFLOAT16,
+cdef dict _TRIG_CODES = {np.dtype(np.float16): DTYPE_FLOAT16,  # bfloat16: _register_bfloat16_loops
                          np.dtype(np.float32): DTYPE_FLOAT32, np.dtype(np.float64): DTYPE_FLOAT64}
 
 
@@ -782,6 +815,7 @@ def window_pass_with_target(int target, int kind, uint64_t first, uint64_t D, in
     r = first .. first + count - 1 (<= D/2, 1 <= D <= 2^52), with a table of its
     own: (values, undecided), values[i] = w at r final where undecided[i] == 0
     (2: the rounding test failed; the value is then the pass's marker)."""
+    import ml_dtypes  # a test hook: importing it registers the bfloat16 loops
     dtypes = {0: np.float16, 1: ml_dtypes.bfloat16, 2: np.float32, 3: np.float64}
     if dtype_code not in dtypes or count < 0:
         raise ValueError("dtype_code must be 0..3 and count >= 0")

@@ -7,22 +7,33 @@ count is process-wide, like OpenBLAS's and MKL's: one setting for every
 thread of the process, safe to change from any thread at any time (a call in
 progress keeps the count it started with).
 
-At import the count is ``CRTRIG_NUM_THREADS`` when that is set and not
-empty, else the CPUs available to this process: the CPUs in its affinity mask
+At import the count is ``CRTRIG_NUM_THREADS`` when that is set, else
+``OMP_NUM_THREADS`` (as numexpr and the BLAS libraries read it: dask's nanny
+sets it to 1 in its workers; a list such as "4,2" gives its first entry, the
+outermost level's), else the CPUs available to this process: the CPUs in its affinity mask
 (``os.sched_getaffinity``, where it exists; else ``os.cpu_count()``), fewer
 if a cgroup CPU quota says so (cgroup v2 ``cpu.max``, v1
-``cpu.cfs_quota_us``/``cpu.cfs_period_us``, rounded up).
+``cpu.cfs_quota_us``/``cpu.cfs_period_us``, rounded up).  A value that is not
+a whole number from 1 to 1024 ("abc", "", "0", "-1", "1e9") never makes the
+import fail: it is passed over with a RuntimeWarning naming the variable and
+the count used instead.
+
+threadpoolctl (3.5 or later) sees and limits the pool: crtrig/_integrations.py
+registers a controller for it when threadpoolctl is imported.
 """
 from __future__ import annotations
 
 import math
 import operator
 import os
+import warnings
 
 from . import _core
 
 MAX_THREADS = _core.MAX_THREADS
 ENVIRONMENT_VARIABLE = "CRTRIG_NUM_THREADS"
+#: Read in this order; the first one set gives the count.
+ENVIRONMENT_VARIABLES = (ENVIRONMENT_VARIABLE, "OMP_NUM_THREADS")
 _ACCEPTED = f"a whole number from 1 to {MAX_THREADS}, in decimal digits"
 
 
@@ -154,36 +165,54 @@ def available_cpus() -> tuple[int, str]:
 # ---------------------------------------------------------------------------
 
 
-def threads_from_environment(raw) -> int | None:
-    """The thread count that the value `raw` of CRTRIG_NUM_THREADS (bytes or str,
-    or None when unset) asks for: None for the default (unset or empty), else
-    the count.  RuntimeError for anything but a whole number from 1 to
-    MAX_THREADS in ASCII decimal digits."""
-    if raw is None or len(raw) == 0:
+def threads_from_environment(raw, name=ENVIRONMENT_VARIABLE) -> int | None:
+    """The thread count that the value `raw` of the environment variable `name`
+    (bytes or str, or None when unset) asks for: None when unset, else the
+    count.  ValueError, saying what is accepted, for anything but a whole
+    number from 1 to MAX_THREADS in ASCII decimal digits (the empty string
+    included); for OMP_NUM_THREADS, the first entry of a comma-separated list."""
+    if raw is None:
         return None
     text = raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else raw
     shown = repr(raw)[1:] if isinstance(raw, bytes) else repr(raw)  # '\xff...' for raw bytes
+    if name == "OMP_NUM_THREADS":
+        text = text.split(",", 1)[0]
     if not (text.isascii() and text.isdigit()):
-        raise RuntimeError(f"crtrig: {ENVIRONMENT_VARIABLE}={shown} is not a thread count "
-                           f"(accepted: {_ACCEPTED}; empty or unset: the CPUs available)")
+        raise ValueError(f"{name}={shown} is not a thread count (accepted: {_ACCEPTED})")
     count = int(text)
     if not 1 <= count <= MAX_THREADS:
-        raise RuntimeError(f"crtrig: {ENVIRONMENT_VARIABLE}={shown} is out of range "
-                           f"(accepted: {_ACCEPTED}; empty or unset: the CPUs available)")
+        raise ValueError(f"{name}={shown} is out of range (accepted: {_ACCEPTED})")
     return count
 
 
-def _configure() -> None:
+def _environment_value(name):
     environb = getattr(os, "environb", None)  # POSIX: the bytes as set, whatever their encoding
-    raw = (environb.get(ENVIRONMENT_VARIABLE.encode()) if environb is not None
-           else os.environ.get(ENVIRONMENT_VARIABLE))
-    count = threads_from_environment(raw)
-    if count is not None:
-        _core._set_num_threads(count, ENVIRONMENT_VARIABLE)
-        return
+    return environb.get(name.encode()) if environb is not None else os.environ.get(name)
+
+
+def choose_num_threads(environment=_environment_value):
+    """(count, chosen_by, detail, problems) at import: the first of
+    ENVIRONMENT_VARIABLES that is set and valid, else the CPUs available.
+    `problems` lists the messages of the variables passed over."""
+    problems = []
+    for name in ENVIRONMENT_VARIABLES:
+        try:
+            count = threads_from_environment(environment(name), name)
+        except ValueError as error:
+            problems.append(str(error))
+            continue
+        if count is not None:
+            return count, name, "", problems
     cpus, how = available_cpus()
-    count = min(cpus, MAX_THREADS)
-    _core._set_num_threads(count, "default", f"{cpus} CPUs available ({how})")
+    return min(cpus, MAX_THREADS), "default", f"{cpus} CPUs available ({how})", problems
+
+
+def _configure() -> None:
+    count, chosen_by, detail, problems = choose_num_threads()
+    _core._set_num_threads(count, chosen_by, detail)
+    used = f"{chosen_by}={count}" if chosen_by != "default" else f"{count}, {detail}"
+    for problem in problems:
+        warnings.warn(f"crtrig: {problem}; passed over, using {used}", RuntimeWarning, stacklevel=3)
 
 
 _configure()

@@ -14,15 +14,26 @@ against numpy, and scipy, torch and onnxruntime when they are installed (a
 peer that is not is skipped with a note).  The report prints the exact
 expression each contender evaluates.
 
-How the times are taken (the same for every contender): one call of the
-expression, ``time.perf_counter()`` before and after, the garbage collector
-off.  Each round times every contender of a row once, in an order that
-rotates from round to round; a row runs as many rounds as fit in its time
-budget (within fixed bounds) and reports the median.  Every call allocates
-its output, except the store-limit rows (``out=``), where crtrig's array is
-overwritten with -1 (never a window value) before each timed call, so a call
-that skipped its work would fail the check.  Nothing is cached between calls:
-each repetition calls the expression again with the same arguments.
+How the times are taken (the same for every contender, at every size): a
+sample is as many calls of the expression, back to back, as last at least
+``min_sample_s`` (20 ms; --quick: 5 ms), ``time.perf_counter()`` before the
+first and after the last, the garbage collector off; the sample's time over
+its number of calls is its time per call.  The number of calls is set once
+per contender and row, before the rounds, by timing samples of a growing
+number of calls (the first, one call, is also the warm-up); a call that takes
+longer than the minimum is a sample by itself.  What a contender needs set
+before it runs (crtrig's thread count, the -1s of the store-limit rows) is
+done before each sample, untimed, never between its calls.  Each round takes
+one sample of every contender of a row, in an order that rotates from round
+to round; a row runs as many rounds as fit in its time budget (within fixed
+bounds) and reports the median time per call.  So crtrig on one thread and
+on all threads, and every peer, are timed alike: no column gets a cold single
+call where another gets a warm one.  Every call allocates its output (each
+released when the next call returns), except the store-limit rows (``out=``),
+where crtrig's array is overwritten with -1 (never a window value) before
+each sample, so calls that skip their work on an out= array they have seen
+before leave -1s and fail the check.  Nothing is cached between calls: each
+repetition calls the expression again with the same arguments.
 Peers run on one thread (``torch.set_num_threads(1)``, onnxruntime's
 ``intra_op_num_threads=1``; numpy and scipy have one); crtrig runs on one
 thread and, when it has a thread pool (``crtrig.set_num_threads``), also on
@@ -56,7 +67,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-import ml_dtypes
 import numpy as np
 
 import crtrig
@@ -65,8 +75,9 @@ from ._cli_args import integer, integer_list, names_list
 
 HELP = "time crtrig next to numpy, scipy, torch and onnxruntime"
 DESCRIPTION = ("Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
-               "installed), in one process, each on one thread and timed the same way; print ns per "
-               "element and speedups, and check crtrig's outputs against crtrig.reference on a subset.")
+               "installed), in one process, each on one thread and timed the same way (samples of "
+               "repeated calls lasting at least 20 ms, rotating); print ns per element and speedups, "
+               "and check crtrig's outputs against crtrig.reference on a subset.")
 
 PEERS = ("numpy", "scipy", "torch", "onnxruntime")
 TRIG_FUNCTIONS = ("sin", "cos")
@@ -80,9 +91,16 @@ SEED = 2026
 MAX_TRIG_SIZE = 1 << 24       # 16 Mi elements: 128 MiB per float64 array
 MAX_WINDOW_SIZE = 1 << 25     # 32 Mi elements: 256 MiB per float64 window
 MAX_ROUNDS = 50
+MAX_REPEATS = 1_000_000       # calls per sample at most
+CALIBRATION_STEPS = 8         # samples tried, after the first call, to reach min_sample_s
+MAX_MIN_SAMPLE_MS = 1000
 
-_NP_DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
-              "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
+
+def _np_dtype(name: str) -> np.dtype:
+    """The numpy dtype of a float type name (bfloat16: ml_dtypes', imported by
+    a run, not by --help)."""
+    return reference.FLOAT_FORMATS[name].dtype
+
 _NP_SPELLING = {"float16": "np.float16", "bfloat16": "bfloat16", "float32": "np.float32",
                 "float64": "np.float64"}
 _UNSIGNED = {2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -98,15 +116,19 @@ class Settings:
     row_budget_s: float   # time aimed at per row (all rounds of all contenders)
     min_rounds: int
     max_rounds: int
+    min_sample_s: float = 0.02   # a sample repeats the call until it lasts this long
 
 
-# The default run took 3 minutes on the 2-core development machine (shared) with 3 to 21
-# rounds per row and 5 minutes with 5 to 31, without a thread pool or a float64 loop; the
-# rows those add should keep it under 10 minutes.
-DEFAULT = Settings(trig_size=1 << 20, window_sizes=(10**3, 10**5, 10**7), row_budget_s=5.0,
-                   min_rounds=5, max_rounds=31)
-QUICK = Settings(trig_size=1 << 16, window_sizes=(10**3, 10**5), row_budget_s=0.25,
-                 min_rounds=3, max_rounds=9)
+DEFAULT = Settings(trig_size=1 << 20, window_sizes=(10**3, 10**5, 10**7), row_budget_s=3.0,
+                   min_rounds=5, max_rounds=21, min_sample_s=0.02)
+QUICK = Settings(trig_size=1 << 16, window_sizes=(10**3, 10**5), row_budget_s=0.4,
+                 min_rounds=3, max_rounds=9, min_sample_s=0.005)
+# How long a run takes, as --help says: measured on the 2-core development machine (shared,
+# load average 2 to 4) with numpy, scipy and onnxruntime as peers (no torch) and crtrig's
+# 2-thread pool: the default run 153 s (the 10^7 windows, at 5 rounds, 4.5 to 11 s each;
+# the other rows 1.5 to 4 s), --quick 20 s.
+DEFAULT_RUN_TIME = "about 2.5 minutes"
+QUICK_RUN_TIME = "about 20 s"
 
 
 class Unavailable(Exception):
@@ -116,8 +138,8 @@ class Unavailable(Exception):
 @dataclass
 class Contender:
     """One expression timed in a row.  ``call`` evaluates ``expression``;
-    ``before`` runs, untimed, before each timed call (thread count, the -1s
-    written into an out= array)."""
+    ``before`` runs, untimed, before each sample of repeated calls (thread
+    count, the -1s written into an out= array)."""
 
     name: str
     expression: str
@@ -275,7 +297,7 @@ def _crtrig_contenders(expression, namespace_for, threads: Threads, before=None)
 
 def trig_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """The three input sets of one dtype, ``size`` elements each."""
-    dt = _NP_DTYPES[dtype]
+    dt = _np_dtype(dtype)
     fmt = reference.FLOAT_FORMATS[dtype]
     largest = 65504.0 if dtype == "float16" else 1e5
     unsigned = _UNSIGNED[dt.itemsize]
@@ -295,7 +317,7 @@ def trig_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np
 def crtrig_trig_loop(func: str, dtype: str) -> bool:
     """Whether crtrig has a sin/cos loop for dtype (float64 came later)."""
     try:
-        getattr(crtrig, func)(np.zeros(1, dtype=_NP_DTYPES[dtype]))
+        getattr(crtrig, func)(np.zeros(1, dtype=_np_dtype(dtype)))
     except TypeError:
         return False
     return True
@@ -315,7 +337,7 @@ def trig_row(func, dtype, label, x, peers: Peers, threads: Threads):
             if name == "numpy":
                 contenders.append(_contender(name, f"np.{func}(x)", {"np": np, "x": x}))
             elif name == "torch":
-                namespace = {"torch": module, "np": np, "bfloat16": ml_dtypes.bfloat16, "x": x}
+                namespace = {"torch": module, "np": np, "bfloat16": _np_dtype("bfloat16").type, "x": x}
                 if dtype == "bfloat16":  # numpy has no bfloat16: move the bits, both ways
                     expression = (f"torch.{func}(torch.from_numpy(x.view(np.int16)).view(torch.bfloat16))"
                                   ".view(torch.int16).numpy().view(bfloat16)")
@@ -366,7 +388,7 @@ def window_row(kind, dtype, size, peers: Peers, threads: Threads):
 
 def store_row(dtype, size, threads: Threads):
     row = Row("store limit", {"window": "hann", "dtype": dtype, "N": size}, size)
-    dt = _NP_DTYPES[dtype]
+    dt = _np_dtype(dtype)
     np_dtype = _NP_SPELLING[dtype]
 
     def poison(namespace):
@@ -420,56 +442,91 @@ def _compare_bits(got: np.ndarray, want: np.ndarray, describe) -> tuple[int, int
 # ---------------------------------------------------------------------------
 
 
-def _timed(contender: Contender):
+def _sample(contender: Contender, repeats: int, clock: Callable[[], float]):
+    """One sample: ``contender.before()`` (untimed), then ``repeats`` calls back
+    to back between two reads of the clock; (seconds for all of them, the
+    output of the last).  Each output is released when the next call returns,
+    as in a loop ``w = f()``: the same for every contender."""
     if contender.before is not None:
         contender.before()
-    start = time.perf_counter()
-    result = contender.call()
-    stop = time.perf_counter()
+    call = contender.call
+    result = None
+    start = clock()
+    for _ in range(repeats):
+        result = call()
+    stop = clock()
     return stop - start, result
 
 
-def time_row(row: Row, contenders: list[Contender], settings: Settings, rounds: int | None, check):
-    """Warm every contender up, run the rounds, record medians, check crtrig."""
-    alive, warm = [], []
-    for contender in contenders:
-        try:  # also the warm-up: sessions, caches, page faults
-            seconds, _ = _timed(contender)
-        except Unavailable as exc:
-            row.unavailable[contender.name] = str(exc)
-            continue
-        except Exception as exc:
-            if contender.checked:
-                raise  # crtrig itself failing is a bug, not a row to skip
-            row.unavailable[contender.name] = f"{type(exc).__name__}: {_first_line(exc)}"
-            continue
-        alive.append(contender)
-        warm.append(seconds)
-    if rounds is None:
-        per_round = max(sum(warm), 1e-9)
-        rounds = int(min(settings.max_rounds, max(settings.min_rounds, settings.row_budget_s // per_round)))
-    samples = [[] for _ in alive]
-    last = [None] * len(alive)
+def _calibrate(contender: Contender, min_sample_s: float, clock: Callable[[], float]):
+    """How many calls make a sample of at least ``min_sample_s``: (repeats, the
+    seconds a sample of them took).  Starts with one call (the warm-up: sessions,
+    caches, page faults), then scales the count from the last sample until one
+    lasts long enough (or MAX_REPEATS)."""
+    repeats = 1
+    seconds, _ = _sample(contender, repeats, clock)
+    for _ in range(CALIBRATION_STEPS):
+        if seconds >= min_sample_s or repeats >= MAX_REPEATS:
+            break
+        per_call = seconds / repeats
+        wanted = MAX_REPEATS if per_call <= 0 else math.ceil(1.2 * min_sample_s / per_call)
+        repeats = min(MAX_REPEATS, max(repeats + 1, wanted))
+        seconds, _ = _sample(contender, repeats, clock)
+    return repeats, seconds
+
+
+def time_row(row: Row, contenders: list[Contender], settings: Settings, rounds: int | None, check,
+             clock: Callable[[], float] | None = None):
+    """Calibrate every contender (calls per sample), run the rounds, record the
+    medians per call, check crtrig.
+
+    Every contender is timed the same way, at every size: a sample is
+    ``before()`` (untimed: the thread count, the -1s of an out= array) and then
+    as many calls back to back as last at least ``settings.min_sample_s``
+    (one call when a call is that slow); its time per call is the sample's time
+    over its calls.  Each round takes one sample of every contender, in an
+    order that rotates from round to round."""
+    clock = time.perf_counter if clock is None else clock
+    alive, repeats, estimate = [], [], []
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        for contender in contenders:
+            try:
+                count, seconds = _calibrate(contender, settings.min_sample_s, clock)
+            except Unavailable as exc:
+                row.unavailable[contender.name] = str(exc)
+                continue
+            except Exception as exc:
+                if contender.checked:
+                    raise  # crtrig itself failing is a bug, not a row to skip
+                row.unavailable[contender.name] = f"{type(exc).__name__}: {_first_line(exc)}"
+                continue
+            alive.append(contender)
+            repeats.append(count)
+            estimate.append(seconds)
+        if rounds is None:
+            per_round = max(sum(estimate), 1e-9)
+            rounds = int(min(settings.max_rounds, max(settings.min_rounds, settings.row_budget_s // per_round)))
+        samples = [[] for _ in alive]
+        last = [None] * len(alive)
         for r in range(rounds):
             shift = r % len(alive) if alive else 0
             for i in list(range(shift, len(alive))) + list(range(shift)):
-                last[i] = None  # free the previous output outside the timed call
-                seconds, result = _timed(alive[i])
-                samples[i].append(seconds)
+                last[i] = None  # free the previous output outside the timed calls
+                seconds, result = _sample(alive[i], repeats[i], clock)
+                samples[i].append(seconds / repeats[i])
                 last[i] = result if alive[i].checked else None
                 del result
     finally:
         if gc_was_enabled:
             gc.enable()
     row.rounds = rounds
-    for contender, times in zip(alive, samples):
+    for contender, count, times in zip(alive, repeats, samples):
         q1, median, q3 = (statistics.quantiles(times, n=4, method="inclusive") if len(times) > 1
                           else (times[0],) * 3)
         row.times[contender.name] = {"median_s": statistics.median(times), "q1_s": q1, "q3_s": q3,
-                                     "expression": contender.expression}
+                                     "calls_per_sample": count, "expression": contender.expression}
     for contender, result in zip(alive, last):
         if contender.checked:
             checked, wrong, first = check(np.asarray(result))
@@ -482,6 +539,10 @@ def time_row(row: Row, contenders: list[Contender], settings: Settings, rounds: 
 # ---------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------
+
+
+def _milliseconds(seconds: float) -> str:
+    return f"{seconds * 1000:g} ms"
 
 
 def _ns(value: float) -> str:
@@ -580,6 +641,8 @@ def command_line(args, settings: Settings) -> str:
         parts.append("--window-sizes " + ",".join(map(str, settings.window_sizes)))
     if args.rounds is not None:
         parts.append(f"--rounds {args.rounds}")
+    if getattr(args, "min_sample_ms", None) is not None:
+        parts.append(f"--min-sample-ms {args.min_sample_ms}")
     if args.json:
         parts.append(f"--json {args.json}")
     if args.plot:
@@ -614,8 +677,12 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
     lines += ["", "Each cell: the median time of one call in ns per element; in parentheses the "
                   "speedup, peer time / crtrig time on one thread (above 1: crtrig is faster); in "
                   f"the crtrig-threads column, crtrig's one-thread time over its all-threads time. "
-                  "Every call allocates its output, except the out= rows. In each round every "
-                  "contender runs once, in rotating order; `rounds` per row. check: crtrig's "
+                  "Every call allocates its output, except the out= rows. A sample is a number "
+                  "of calls back to back, set per contender before the rounds so that a sample "
+                  f"lasts at least {_milliseconds(settings.min_sample_s)} (one call when a call "
+                  "is slower); its time per call is its time over its calls. "
+                  "In each round every contender gives one sample, in rotating order; `rounds` "
+                  "per row, the median over them. check: crtrig's "
                   "outputs (every crtrig column) compared bit for bit with crtrig.reference "
                   f"(exact) on {CHECK_ELEMENTS} elements per row (ends, middle, a fixed random "
                   "sample; all of smaller arrays)."]
@@ -635,7 +702,7 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
         ("store limit", "### The store limit: a window into an existing array next to "
                         "out.fill(0.5)", ["dtype", "N"],
          ["out: an existing array of N elements of the row's dtype, one per contender; crtrig's "
-          "is filled with -1 before each call (untimed). The ratio in the out.fill(0.5) column "
+          "is filled with -1 before each sample (untimed). The ratio in the out.fill(0.5) column "
           "is fill time / crtrig time: how close crtrig comes to a plain store."]),
     ]
     for section, title, keys, intro in sections:
@@ -698,6 +765,7 @@ def as_json(rows: list[Row], peers: Peers, threads: Threads, settings: Settings,
         "settings": {"trig_size": settings.trig_size, "window_sizes": list(settings.window_sizes),
                      "row_budget_s": settings.row_budget_s, "min_rounds": settings.min_rounds,
                      "max_rounds": settings.max_rounds, "rounds": args.rounds,
+                     "min_sample_s": settings.min_sample_s,
                      "check_elements": CHECK_ELEMENTS},
         "rows": [{"section": row.section, **row.labels, "size": row.size, "rounds": row.rounds,
                   "times": {name: {"ns_per_element": t["median_s"] * 1e9 / row.size, **t}
@@ -715,14 +783,31 @@ def as_json(rows: list[Row], peers: Peers, threads: Threads, settings: Settings,
     }
 
 
-def plot(data: dict, path: str) -> None:
-    """Horizontal bars of each row's speedups (log scale), one panel per section."""
+def plot_title(data: dict) -> str:
+    """The plot's title: what was measured and on what machine; no command line
+    and no file path."""
+    settings, machine = data["settings"], data["platform"]
+    sizes = ", ".join(f"{n:,}" for n in settings["window_sizes"])
+    threads = (f"crtrig on 1 and on {machine['all_threads']} threads" if machine.get("all_threads")
+               else "crtrig on 1 thread")
+    first = (f"crtrig {machine['crtrig']} bench{' (--quick)' if data.get('quick') else ''}: sin/cos of "
+             f"{settings['trig_size']:,} elements per call, windows of N = {sizes}; peers on 1 thread, "
+             f"{threads}")
+    second = (f"{machine['cpu']}, {machine['logical_cpus']} logical CPUs ({machine['cpus_available']} "
+              f"available), SIMD target {machine['simd_target']}; {machine['system']} "
+              f"{machine['machine']}, Python {machine['python']}")
+    return f"{first}\n{second}"
+
+
+def figure(data: dict):
+    """Horizontal bars of each row's speedups (log scale), one panel per section,
+    each panel's legend to the right of its axes (never over a bar)."""
     from matplotlib.figure import Figure
 
     sections = [s for s in ("sin/cos", "windows", "store limit")
                 if any(r["section"] == s for r in data["rows"])]
     heights = [sum(1 for r in data["rows"] if r["section"] == s) for s in sections]
-    fig = Figure(figsize=(10, 1.5 + 0.32 * sum(heights) + 1.2 * len(sections)), layout="constrained")
+    fig = Figure(figsize=(12, 1.5 + 0.32 * sum(heights) + 1.2 * len(sections)), layout="constrained")
     axes = fig.subplots(len(sections), 1, squeeze=False, height_ratios=[h + 3 for h in heights])
     names = []  # one colour per contender across the panels
     for r in data["rows"]:
@@ -761,11 +846,15 @@ def plot(data: dict, path: str) -> None:
         ax.set_yticks(range(len(rows)), labels, fontsize=7)
         ax.invert_yaxis()
         ax.set_title(f"{section}: peer time / crtrig time (right of 1: crtrig faster)", fontsize=9)
-        if series:
-            ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"{data['command']}\n{data['platform']['cpu']}, SIMD target "
-                 f"{data['platform']['simd_target']}", fontsize=8)
-    fig.savefig(path, dpi=110)
+        if series:  # outside the axes, to their right: constrained layout makes room
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    fig.suptitle(plot_title(data), fontsize=8)
+    return fig
+
+
+def plot(data: dict, path: str) -> None:
+    """Save figure(data) to path (the format from its extension)."""
+    figure(data).savefig(path, dpi=110, bbox_inches="tight")
 
 
 def threads_names(rows) -> set:
@@ -860,9 +949,12 @@ def run(args, settings: Settings, out=None) -> int:
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``bench`` arguments to a (sub)parser."""
     parser.add_argument("--quick", action="store_true",
-                        help=f"about 30 s: {QUICK.trig_size:,} sin/cos elements, windows of "
-                             f"{', '.join(f'{s:,}' for s in QUICK.window_sizes)}, fewer rounds "
-                             "(default: 3 to 10 minutes)")
+                        help=f"{QUICK_RUN_TIME}: {QUICK.trig_size:,} sin/cos elements, windows of "
+                             f"{', '.join(f'{s:,}' for s in QUICK.window_sizes)}, samples of at "
+                             f"least {_milliseconds(QUICK.min_sample_s)}, fewer rounds. The "
+                             f"default run: {DEFAULT_RUN_TIME} on a 2-core machine (measured, "
+                             "with numpy, scipy and onnxruntime as peers), samples of at least "
+                             f"{_milliseconds(DEFAULT.min_sample_s)}")
     parser.add_argument("--peers", type=names_list(PEERS, "--peers"), default=list(PEERS),
                         help=f"peers to time next to crtrig (default: {','.join(PEERS)}; those "
                              "not installed are skipped)")
@@ -876,9 +968,12 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help="window sizes (default: "
                              f"{','.join(map(str, DEFAULT.window_sizes))}; --quick: "
                              f"{','.join(map(str, QUICK.window_sizes))})")
-    # For the tests: a fixed number of rounds per row instead of the time budget.
+    # For the tests: a fixed number of rounds per row instead of the time budget, and a
+    # shorter minimum sample.
     parser.add_argument("--rounds", type=integer(1, MAX_ROUNDS, "--rounds"), default=None,
                         help=argparse.SUPPRESS)
+    parser.add_argument("--min-sample-ms", type=integer(1, MAX_MIN_SAMPLE_MS, "--min-sample-ms"),
+                        default=None, help=argparse.SUPPRESS)
     parser.set_defaults(func=lambda args, out=None: _run_cli(parser, args, out))
 
 
@@ -887,7 +982,9 @@ def _run_cli(parser, args, out=None) -> int:
     settings = Settings(trig_size=args.trig_size or base.trig_size,
                         window_sizes=tuple(args.window_sizes or base.window_sizes),
                         row_budget_s=base.row_budget_s, min_rounds=base.min_rounds,
-                        max_rounds=base.max_rounds)
+                        max_rounds=base.max_rounds,
+                        min_sample_s=(base.min_sample_s if args.min_sample_ms is None
+                                      else args.min_sample_ms / 1000))
     if args.plot:
         try:
             import matplotlib  # noqa: F401

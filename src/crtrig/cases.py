@@ -3,6 +3,13 @@
 generators ``--fill`` and ``--new`` of the same command live in
 :mod:`crtrig.vectors`).
 
+Without FILE it runs every case file shipped with crtrig (``crtrig/cases``,
+copied there from the repository's ``cases/`` at build time).  A FILE that
+does not exist and has no directory part may name a shipped file, with or
+without ``.json`` (``crtrig cases hannwindow``); a real path always wins.
+``crtrig cases --list`` prints the shipped files, one a line (name, op,
+number of cases), and exits.
+
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
 output_datatype) and the element-wise ai.onnx.Sin and ai.onnx.Cos (one input
@@ -111,11 +118,26 @@ ONNX_DATATYPES: dict[int, str] = {
     16: "bfloat16",
 }
 
+class _DtypeTable(Mapping):
+    """Name -> numpy dtype of the 12 types, bfloat16 (ml_dtypes') looked up at
+    its first use, so that importing this module does not import ml_dtypes."""
+
+    _NAMES = (*reference.FLOAT_FORMATS, *reference.INTEGER_FORMATS)
+
+    def __getitem__(self, name):
+        if name in reference.FLOAT_FORMATS:
+            return reference.FLOAT_FORMATS[name].dtype
+        return reference.INTEGER_FORMATS[name]
+
+    def __iter__(self):
+        return iter(self._NAMES)
+
+    def __len__(self):
+        return len(self._NAMES)
+
+
 #: dtype spellings accepted in case files.
-DTYPES: dict[str, np.dtype] = {
-    **{name: fmt.dtype for name, fmt in reference.FLOAT_FORMATS.items()},
-    **reference.INTEGER_FORMATS,
-}
+DTYPES: Mapping[str, np.dtype] = _DtypeTable()
 
 PROGRAM = "crtrig cases"
 
@@ -899,8 +921,8 @@ def load_case_file(path: str | os.PathLike, max_elements: int = DEFAULT_MAX_ELEM
     return parse_case_file(_read_regular_file(path, max_file_bytes), path, max_elements=max_elements)
 
 
-def packaged_case_files() -> list[tuple[str, str]]:
-    """(name, text) of the JSON case files shipped in ``crtrig/cases``.
+def _packaged_entries() -> list:
+    """The shipped JSON case files (importlib.resources Traversables), by name.
 
     An editable install or a source checkout has no ``crtrig/cases`` (the
     build copies them there); it uses the top-level ``cases/`` instead."""
@@ -909,11 +931,84 @@ def packaged_case_files() -> list[tuple[str, str]]:
         directory = importlib.resources.files("crtrig") / ".." / ".." / "cases"
         if not directory.is_dir():
             return []
-    entries = sorted(
+    return sorted(
         (entry for entry in directory.iterdir() if entry.name.endswith(".json")),
         key=lambda entry: entry.name,
     )
-    return [(entry.name, entry.read_text(encoding="utf-8")) for entry in entries]
+
+
+def packaged_case_files() -> list[tuple[str, str]]:
+    """(name, text) of the JSON case files shipped in ``crtrig/cases``
+    (in a source checkout or an editable install: the top-level ``cases/``)."""
+    return [(entry.name, entry.read_text(encoding="utf-8")) for entry in _packaged_entries()]
+
+
+def packaged_case_file(name: str) -> tuple[str, str] | None:
+    """(file name, text) of the shipped case file called ``name``, with or
+    without ``.json`` ("hannwindow" or "hannwindow.json"), or None."""
+    for entry in _packaged_entries():
+        if name in (entry.name, entry.name[: -len(".json")]):
+            return entry.name, entry.read_text(encoding="utf-8")
+    return None
+
+
+def _is_bare_name(text: str) -> bool:
+    """Whether a FILE argument has no directory part (so it may name a shipped file)."""
+    separators = [os.sep] + ([os.altsep] if os.altsep else [])
+    return text not in ("", ".", "..") and not any(sep in text for sep in separators)
+
+
+def _load_file_argument(argument, program: str, max_elements: int, max_file_bytes: int) -> CaseFile:
+    """A FILE argument of the command: a path (which always wins), else the
+    name of a shipped case file; MalformedCaseFile if it is neither."""
+    path = os.fspath(argument)
+    if os.path.lexists(path) or not _is_bare_name(path):
+        try:
+            return load_case_file(path, max_elements=max_elements, max_file_bytes=max_file_bytes)
+        except MalformedCaseFile as exc:
+            name = os.path.basename(path)
+            if os.path.lexists(path) or not name or packaged_case_file(name) is None:
+                raise
+            raise MalformedCaseFile(exc.path, exc.case, f"{exc.message} (the shipped {name} "
+                                    f"runs as `{program} {name}`)") from None
+    shipped = packaged_case_file(path)
+    if shipped is None:
+        raise MalformedCaseFile(path, None, "neither a file nor the name of a shipped case file "
+                                f"(`{program} --list` lists them)")
+    name, text = shipped
+    return parse_case_file(text, name, label=name, max_elements=max_elements)
+
+
+def _case_count_and_op(text: str) -> tuple[str, str]:
+    """(number of cases, op) of a shipped file's text, for --list ("?" where unreadable)."""
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError):
+        return "?", "?"
+    if not isinstance(document, Mapping):
+        return "?", "?"
+    listed = document.get("cases")
+    op = document.get("op")
+    return (str(len(listed)) if isinstance(listed, list) else "?",
+            op if isinstance(op, str) else "?")
+
+
+def list_cli(out=None, err=None, program: str = PROGRAM) -> int:
+    """``crtrig cases --list``: print the shipped case files, one a line (the
+    name, then the op and the number of cases); exit status 0, or 2 if none
+    is installed."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    packaged = packaged_case_files()
+    if not packaged:
+        _error(err, "no case files are installed in crtrig/cases", program)
+        return 2
+    rows = [(name, *_case_count_and_op(text)) for name, text in packaged]
+    name_width = max(len(name) for name, _, _ in rows)
+    op_width = max(len(op) for _, _, op in rows)
+    for name, count, op in rows:
+        print(f"{name:<{name_width}}  {op:<{op_width}}  {count} case(s)", file=out)
+    return 0
 
 
 # ---------------------------------------------------------------------------
@@ -1169,6 +1264,23 @@ def _positive_int(text: str) -> int:
     return value
 
 
+class _ListAction(argparse.Action):
+    """``--list``: print the shipped case files and exit, as --help does (so
+    whatever else is on the command line, --fill and --new included)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        try:
+            status = list_cli(program=parser.prog)
+            sys.stdout.flush()
+        except BrokenPipeError:  # e.g. piped into `head`: stop quietly, as crtrig.__main__ does
+            sys.stderr.close()
+            status = 1
+        parser.exit(status)
+
+
 def configure_parser(parser: argparse.ArgumentParser) -> None:
     """Add the ``cases`` arguments to an (sub)parser.
 
@@ -1178,7 +1290,13 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
         "files",
         nargs="*",
         metavar="FILE",
-        help="case files (default: the case files shipped with crtrig)",
+        help="case files, or the names of shipped ones (see --list; with or without .json; "
+        "a path that exists wins) (default: every case file shipped with crtrig)",
+    )
+    parser.add_argument(
+        "--list",
+        action=_ListAction,
+        help="print the case files shipped with crtrig (name, op, number of cases) and exit",
     )
     parser.add_argument(
         "--strict",
@@ -1275,6 +1393,11 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
             program: str = PROGRAM) -> int:
     """Validate all files, run every case, print results; return exit status.
 
+    Each of ``files`` is a path or, when no such path exists and it has no
+    directory part, the name of a shipped case file (with or without
+    ``.json``); an argument that is neither counts as a malformed file
+    (exit status 2).
+
     ``quiet``: print only failed cases and the summary.  ``fail_on_skip``: a
     skipped case is reported and counted as a failure.  A file with no case
     that ran (all skipped, or none at all) gets a warning line on ``err``
@@ -1293,8 +1416,7 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
     try:
         if files:
             for path in files:
-                case_files.append(load_case_file(path, max_elements=max_elements,
-                                                 max_file_bytes=max_file_bytes))
+                case_files.append(_load_file_argument(path, program, max_elements, max_file_bytes))
         else:
             packaged = packaged_case_files()
             if not packaged:

@@ -40,7 +40,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-import ml_dtypes
 import numpy as np
 
 import crtrig
@@ -66,8 +65,14 @@ DEFAULT_SEED = 2026
 #: The Hamming coefficients of numpy, scipy and torch, exact.
 DECIMAL_HAMMING = ("0.54", "0.46")
 
-_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
-_NUMPY_DTYPES = {name: reference.FLOAT_FORMATS[name].dtype for name in DTYPES}
+
+def _bfloat16() -> np.dtype:
+    """ml_dtypes' bfloat16 (imported when a comparison runs, not for --help)."""
+    return reference.FLOAT_FORMATS["bfloat16"].dtype
+
+
+def _numpy_dtype(name: str) -> np.dtype:
+    return reference.FLOAT_FORMATS[name].dtype
 _WINDOW_OPS = {"hann": "HannWindow", "hamming": "HammingWindow", "blackman": "BlackmanWindow"}
 
 
@@ -117,13 +122,13 @@ def crtrig_peer() -> Peer:
                  "blackman": crtrig.blackman_window}
 
     def window(kind, periodic, dtype):
-        func, dt = functions[kind], _NUMPY_DTYPES[dtype]
+        func, dt = functions[kind], _numpy_dtype(dtype)
         return lambda n: func(n, periodic=periodic, dtype=dt)
 
     def trig(func, dtype):
         ufunc = getattr(crtrig, func)
         try:
-            ufunc(np.zeros(1, dtype=_NUMPY_DTYPES[dtype]))
+            ufunc(np.zeros(1, dtype=_numpy_dtype(dtype)))
         except TypeError:
             raise Unsupported(f"crtrig {crtrig.__version__} has no {dtype} loop") from None
         return ufunc
@@ -136,7 +141,7 @@ def crtrig_peer() -> Peer:
 def _cast_from_float64(base, dtype):
     if dtype == "float64":
         return base
-    dt = _NUMPY_DTYPES[dtype]
+    dt = _numpy_dtype(dtype)
     return lambda n: base(n).astype(dt)
 
 
@@ -183,11 +188,11 @@ def torch_peer(threads: int = 1) -> Peer:
 
     def to_numpy(tensor):
         if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16: move the bits
-            return tensor.view(torch.int16).numpy().view(np.uint16).view(_BFLOAT16)
+            return tensor.view(torch.int16).numpy().view(np.uint16).view(_bfloat16())
         return tensor.numpy()
 
     def from_numpy(array):
-        if array.dtype == _BFLOAT16:
+        if array.dtype == _bfloat16():
             return torch.from_numpy(np.ascontiguousarray(array).view(np.int16)).view(torch.bfloat16)
         return torch.from_numpy(np.ascontiguousarray(array))
 
@@ -264,7 +269,7 @@ def onnxruntime_peer(threads: int = 1) -> Peer:
             raise Unsupported(_first_line(exc)) from None
 
     def back(array, dtype):
-        return array.astype(_BFLOAT16) if dtype == "bfloat16" else array  # exact
+        return array.astype(_bfloat16()) if dtype == "bfloat16" else array  # exact
 
     def window(kind, periodic, dtype):
         s = session(_window_model(kind, periodic, dtype, via_float=dtype == "bfloat16"))
@@ -286,8 +291,8 @@ def onnx_reference_peer(threads: int = 1) -> Peer:
     from onnx.reference import ReferenceEvaluator
 
     def to_ml_bfloat16(array):
-        if array.dtype != _BFLOAT16 and array.dtype.itemsize == 2 and array.dtype.names:
-            return array.view(np.uint16).view(_BFLOAT16)  # onnx 1.14-1.18's uint16 bfloat16
+        if array.dtype != _bfloat16() and array.dtype.itemsize == 2 and array.dtype.names:
+            return array.view(np.uint16).view(_bfloat16())  # onnx 1.14-1.18's uint16 bfloat16
         return array
 
     def window(kind, periodic, dtype):
@@ -394,7 +399,7 @@ def format_share(wrong: int, total: int) -> str:
 
 def _check_result(result, dtype: str, shape: tuple) -> np.ndarray:
     array = np.asarray(result)
-    if array.dtype != _NUMPY_DTYPES[dtype] or array.shape != shape:
+    if array.dtype != _numpy_dtype(dtype) or array.shape != shape:
         raise Unsupported(f"returned {array.dtype}{list(array.shape)}, expected {dtype}{list(shape)}")
     return array
 

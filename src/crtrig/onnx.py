@@ -29,8 +29,13 @@ from typing import Callable
 
 import ml_dtypes
 import numpy as np
-from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto, helper, numpy_helper
-from onnx.reference.op_run import OpRun
+
+try:
+    from onnx import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto, helper, numpy_helper
+    from onnx.reference.op_run import OpRun
+except ImportError as _error:
+    raise ImportError(f'crtrig.onnx needs the onnx package ({_error}); install it with: '
+                      f'pip install "crtrig[onnx]"') from None
 
 import crtrig
 

@@ -68,8 +68,9 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
 
-import ml_dtypes
 import numpy as np
+
+from . import _dtypes
 
 __all__ = [
     "KINDS",
@@ -110,8 +111,20 @@ class FloatFormat(NamedTuple):
     emin: int
     emax: int
     width: int
-    dtype: np.dtype
     bits_dtype: np.dtype
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The numpy dtype (bfloat16: ml_dtypes', imported at the first use)."""
+        if self.name == "bfloat16":
+            return _dtypes.bfloat16_dtype(load=True)
+        return np.dtype(self.name)
+
+    def is_dtype(self, dtype: np.dtype) -> bool:
+        """Whether numpy dtype ``dtype`` is this format (never imports ml_dtypes)."""
+        if self.name == "bfloat16":
+            return _dtypes.is_bfloat16(dtype)
+        return dtype == np.dtype(self.name)
 
     @property
     def exponent_bits(self) -> int:
@@ -132,10 +145,10 @@ class FloatFormat(NamedTuple):
 
 
 FLOAT_FORMATS: dict[str, FloatFormat] = {
-    "float16": FloatFormat("float16", 11, -14, 15, 16, np.dtype(np.float16), np.dtype(np.uint16)),
-    "bfloat16": FloatFormat("bfloat16", 8, -126, 127, 16, np.dtype(ml_dtypes.bfloat16), np.dtype(np.uint16)),
-    "float32": FloatFormat("float32", 24, -126, 127, 32, np.dtype(np.float32), np.dtype(np.uint32)),
-    "float64": FloatFormat("float64", 53, -1022, 1023, 64, np.dtype(np.float64), np.dtype(np.uint64)),
+    "float16": FloatFormat("float16", 11, -14, 15, 16, np.dtype(np.uint16)),
+    "bfloat16": FloatFormat("bfloat16", 8, -126, 127, 16, np.dtype(np.uint16)),
+    "float32": FloatFormat("float32", 24, -126, 127, 32, np.dtype(np.uint32)),
+    "float64": FloatFormat("float64", 53, -1022, 1023, 64, np.dtype(np.uint64)),
 }
 
 #: Integer output formats: name -> numpy dtype.
@@ -157,6 +170,8 @@ def canonical_dtype(dtype) -> np.dtype:
     ``"f4"``, ``"half"``, ``"bfloat16"``, and ``ml_dtypes.bfloat16``.
     Raises ``TypeError`` for anything else.
     """
+    if isinstance(dtype, str) and dtype.lower() == "bfloat16":
+        return FLOAT_FORMATS["bfloat16"].dtype
     try:
         resolved = np.dtype(dtype)
     except TypeError as exc:
@@ -168,9 +183,11 @@ def canonical_dtype(dtype) -> np.dtype:
 
 def format_name(dtype, _strict: bool = True) -> str | None:
     """Canonical name ("float32", "bfloat16", "uint8", ...) of a dtype."""
+    if isinstance(dtype, str) and dtype.lower() == "bfloat16":
+        return "bfloat16"
     resolved = np.dtype(dtype)
     for name, fmt in FLOAT_FORMATS.items():
-        if resolved == fmt.dtype:
+        if fmt.is_dtype(resolved):
             return name
     for name, int_dtype in INTEGER_FORMATS.items():
         if resolved == int_dtype:

@@ -17,8 +17,10 @@ class FloatFormat(NamedTuple):
     emin: int
     emax: int
     width: int
-    dtype: np.dtype[Any]
     bits_dtype: np.dtype[Any]
+    @property
+    def dtype(self) -> np.dtype[Any]: ...
+    def is_dtype(self, dtype: np.dtype[Any]) -> bool: ...
     @property
     def exponent_bits(self) -> int: ...
     @property

@@ -22,30 +22,41 @@ as scipy gives it (w is then defined by scipy's convention, not by the formula,
 which is 0/0 for a symmetric window and 2 alpha - 1 for a periodic one);
 scipy computes the values in float64 with a few ulps of error, crtrig exactly.
 """
-import decimal
-import numbers
-import operator
-from fractions import Fraction
+# Helpers under private names, so that the namespace (and dir()) holds only the
+# public API: the windows and get_window (__all__), as scipy.signal.windows does.
+import decimal as _decimal
+import numbers as _numbers
+import operator as _operator
+from fractions import Fraction as _Fraction
 
-import numpy as np
+import numpy as _np
 
 from . import _windows
-from ._dtypes import SUPPORTED_NAMES, output_code, resolve_dtype
+from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
+    resolve_dtype as _resolve_dtype
 
 __all__ = ["hann", "hamming", "blackman", "general_hamming", "get_window"]
 
 #: alpha's numerator and denominator are at most this (they fit in 64 bits).
+#: A module attribute, as before, but not listed by dir() (see __dir__).
 ALPHA_LIMIT = 2**64 - 1
+
+
+def __dir__():
+    """The public API (__all__: the windows and get_window) and the module's
+    dunder attributes; the helpers and ALPHA_LIMIT stay out of dir() and tab
+    completion, as in scipy.signal.windows."""
+    return sorted(set(__all__) | {name for name in globals() if name.startswith("__") and name.endswith("__")})
 
 _M_KINDS = "an integer (a Python int, a NumPy integer or any object with __index__)"
 
 
 def _length(M, fname, argname="M"):
     """The window length as a Python int: 0 <= M <= 2**53."""
-    if isinstance(M, (bool, np.bool_)) or not hasattr(type(M), "__index__"):
+    if isinstance(M, (bool, _np.bool_)) or not hasattr(type(M), "__index__"):
         raise TypeError(f"{fname}(): {argname} must be {_M_KINDS}; got {type(M).__name__}")
     try:
-        M = operator.index(M)
+        M = _operator.index(M)
     except Exception as exc:
         raise TypeError(f"{fname}(): {argname} must be {_M_KINDS}; {type(M).__name__}.__index__ failed: "
                         f"{type(exc).__name__}: {exc}") from exc
@@ -57,9 +68,9 @@ def _length(M, fname, argname="M"):
 
 
 def _flag(value, fname, argname):
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, _np.bool_)):
         return bool(value)
-    if isinstance(value, (int, np.integer)) and value in (0, 1):
+    if isinstance(value, (int, _np.integer)) and value in (0, 1):
         return bool(value)
     raise TypeError(f"{fname}(): {argname} must be a bool; got {value!r}")
 
@@ -67,29 +78,29 @@ def _flag(value, fname, argname):
 def _alpha_fraction(alpha, fname="general_hamming"):
     """alpha as an exact Fraction: a Fraction, an int, a decimal string, a Decimal, or a
     float read as the shortest decimal that round-trips in its own type (0.54 is 27/50)."""
-    if isinstance(alpha, (bool, np.bool_)):
+    if isinstance(alpha, (bool, _np.bool_)):
         raise TypeError(f"{fname}(): alpha must be a fractions.Fraction, an int, a decimal string or a "
                         f"float; got {type(alpha).__name__}")
-    if isinstance(alpha, Fraction):
+    if isinstance(alpha, _Fraction):
         value = alpha
-    elif isinstance(alpha, (int, np.integer)):
-        value = Fraction(int(alpha))
-    elif isinstance(alpha, (float, np.floating)):
-        if not np.isfinite(alpha):
+    elif isinstance(alpha, (int, _np.integer)):
+        value = _Fraction(int(alpha))
+    elif isinstance(alpha, (float, _np.floating)):
+        if not _np.isfinite(alpha):
             raise ValueError(f"{fname}(): alpha must be finite; got {alpha!r}")
         # The shortest decimal that reads back as the same value of its type
         # (repr of a Python float; numpy's Dragon4 for np.float16/32/64).
-        text = repr(alpha) if type(alpha) is float else np.format_float_positional(alpha, unique=True,
-                                                                                   trim="-")
-        value = Fraction(text)
-    elif isinstance(alpha, (str, decimal.Decimal)):
+        text = repr(alpha) if type(alpha) is float else _np.format_float_positional(alpha, unique=True,
+                                                                                    trim="-")
+        value = _Fraction(text)
+    elif isinstance(alpha, (str, _decimal.Decimal)):
         try:
-            value = Fraction(alpha)
-        except (ValueError, ZeroDivisionError, decimal.InvalidOperation, OverflowError):
+            value = _Fraction(alpha)
+        except (ValueError, ZeroDivisionError, _decimal.InvalidOperation, OverflowError):
             raise ValueError(f"{fname}(): alpha {alpha!r} is not a finite rational number (write a "
                              "decimal such as '0.54' or a fraction such as '27/50')") from None
-    elif isinstance(alpha, numbers.Rational):
-        value = Fraction(alpha.numerator, alpha.denominator)
+    elif isinstance(alpha, _numbers.Rational):
+        value = _Fraction(alpha.numerator, alpha.denominator)
     else:
         raise TypeError(f"{fname}(): alpha must be a fractions.Fraction, an int, a decimal string or a "
                         f"float; got {type(alpha).__name__}")
@@ -107,10 +118,10 @@ def _output(M, sym, dtype, out, fname):
     periodic = not _flag(sym, fname, "sym")
     if out is not None:
         # out decides the type; an explicit dtype must agree (the default float64 gives way).
-        out = _windows._out_array(out, M, None if dtype is np.float64 else dtype, fname)
+        out = _windows._out_array(out, M, None if dtype is _np.float64 else dtype, fname)
         dt = None
     else:
-        dt = resolve_dtype(dtype)
+        dt = _resolve_dtype(dtype)
     return M, periodic, dt, out
 
 
@@ -118,7 +129,7 @@ def _window(kind, fname, M, sym, dtype, out, alpha=None):
     M, periodic, dt, out = _output(M, sym, dtype, out, fname)
     if M == 1:  # scipy's [1.] (the formula gives 0/0 or 2 alpha - 1 there)
         if out is None:
-            return np.ones(1, dtype=dt)
+            return _np.ones(1, dtype=dt)
         out[0] = 1
         return out
     return _windows.make_window(kind, fname, M, periodic, dt, out, alpha=alpha)
@@ -155,34 +166,34 @@ _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.sign
     """
 
 
-def hann(M, sym=True, *, dtype=np.float64, out=None):
+def hann(M, sym=True, *, dtype=_np.float64, out=None):
     return _window(_windows.HANN, "hann", M, sym, dtype, out)
 
 
-def hamming(M, sym=True, *, dtype=np.float64, out=None):
+def hamming(M, sym=True, *, dtype=_np.float64, out=None):
     return _window(_windows.GENERAL_HAMMING, "hamming", M, sym, dtype, out, alpha=(27, 50))
 
 
-def blackman(M, sym=True, *, dtype=np.float64, out=None):
+def blackman(M, sym=True, *, dtype=_np.float64, out=None):
     return _window(_windows.BLACKMAN, "blackman", M, sym, dtype, out)
 
 
 hann.__doc__ = _DOC.format(title="Hann", name="hann", formula="1/2 - 1/2 cos(2 pi n / D)", extra="",
-                           onnx="hann_window", supported=SUPPORTED_NAMES)
+                           onnx="hann_window", supported=_SUPPORTED_NAMES)
 hamming.__doc__ = _DOC.format(
     title="Hamming", name="hamming", formula="0.54 - 0.46 cos(2 pi n / D)",
     extra="\n\n    0.54 and 0.46 are the exact decimals 27/50 and 23/50 (with s = sin^2(pi n/D),\n"
           "    w = (2 + 23 s)/25), as numpy, scipy and torch write them.  crtrig.hamming_window\n"
           "    (ONNX HammingWindow) uses ONNX's 25/46 and 21/46 instead.  This is\n"
           "    general_hamming(M, 0.54) at the speed of the other windows.",
-    onnx="hamming_window", supported=SUPPORTED_NAMES)
+    onnx="hamming_window", supported=_SUPPORTED_NAMES)
 blackman.__doc__ = _DOC.format(
     title="Blackman", name="blackman", formula="0.42 - 0.5 cos(2 pi n / D) + 0.08 cos(4 pi n / D)",
     extra="\n\n    0.42, 0.5, 0.08 are the exact fractions 21/50, 1/2, 2/25 (ONNX's too).",
-    onnx="blackman_window", supported=SUPPORTED_NAMES)
+    onnx="blackman_window", supported=_SUPPORTED_NAMES)
 
 
-def general_hamming(M, alpha, sym=True, *, dtype=np.float64, out=None):
+def general_hamming(M, alpha, sym=True, *, dtype=_np.float64, out=None):
     """Return the generalized Hamming window of length `M`, correctly rounded;
     scipy.signal.windows.general_hamming's interface.
 
@@ -233,7 +244,7 @@ _SUPPORTED = ("'hann' ('han', 'hanning'), 'hamming' ('hamm', 'ham'), 'blackman' 
               "'_symmetric'")
 
 
-def get_window(window, Nx, fftbins=True, *, dtype=np.float64):
+def get_window(window, Nx, fftbins=True, *, dtype=_np.float64):
     """Return a window of length `Nx` by name; scipy.signal.get_window's interface
     for the windows crtrig computes exactly (correctly rounded values).
 
@@ -257,7 +268,7 @@ def get_window(window, Nx, fftbins=True, *, dtype=np.float64):
     -------
     ndarray
     """
-    if not isinstance(fftbins, (bool, np.bool_)):
+    if not isinstance(fftbins, (bool, _np.bool_)):
         raise TypeError(f"get_window(): fftbins must be a bool; got {fftbins!r}")
     sym = not fftbins
     if isinstance(window, str):
