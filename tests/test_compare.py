@@ -214,7 +214,7 @@ def test_the_judge_sees_a_single_ulp():
     def nudged(kind, periodic, dtype):
         def window(n):
             w = compare.crtrig_peer().window(kind, periodic, dtype)(n).copy()
-            w[n // 3] = np.nextafter(w[n // 3], np.inf) if dtype != "bfloat16" else \
+            w[n // 3] = np.nextafter(w[n // 3], w.dtype.type(np.inf)) if dtype != "bfloat16" else \
                 (w[n // 3 : n // 3 + 1].view(np.uint16) + 1).view(ml_dtypes.bfloat16)[0]
             return w
         return window

@@ -100,7 +100,26 @@ def node_tests():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the loader builds every node test; some overflow on purpose
         cases = load_model_tests(kind="node")
-    return [case for case in cases if NODE_TEST_PATTERN.match(case.name)]
+    return [_with_model(case) for case in cases if NODE_TEST_PATTERN.match(case.name)]
+
+
+def _with_model(case):
+    """onnx 1.23 builds its node tests in memory; before it, load_model_tests lists
+    them on disk (model and data_sets None, model_dir set): read them from there."""
+    if case.model is not None or case.model_dir is None:
+        return case
+    import dataclasses
+    import glob
+
+    def tensors(data_set, prefix):
+        paths = glob.glob(os.path.join(data_set, f"{prefix}_*.pb"))
+        paths.sort(key=lambda path: int(os.path.basename(path)[len(prefix) + 1:-3]))
+        return [numpy_helper.to_array(onnx.load_tensor(path)) for path in paths]
+
+    data_sets = [(tensors(d, "input"), tensors(d, "output"))
+                 for d in sorted(glob.glob(os.path.join(case.model_dir, "test_data_set_*")))]
+    return dataclasses.replace(case, model=onnx.load(os.path.join(case.model_dir, "model.onnx")),
+                               data_sets=data_sets)
 
 
 def test_onnx_node_tests_pass_through_new_ops(node_tests, monkeypatch):

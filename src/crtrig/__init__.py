@@ -16,9 +16,14 @@ from . import _integrations  # ml_dtypes' bfloat16, pint and astropy, when they 
 # are named crtrig_sin and crtrig_cos (so that pint, which dispatches by name,
 # does not take them for numpy's); pickle finds those names through
 # __getattr__ below, and pickles made when they were named sin and cos still
-# load as crtrig.sin and crtrig.cos.
+# load as crtrig.sin and crtrig.cos.  numpy 1.x ufuncs have no settable
+# __module__: there pickle searches sys.modules for the name, and finds it
+# here too, through the same __getattr__.
 for _ufunc in (sin, cos):
-    _ufunc.__module__ = __name__
+    try:
+        _ufunc.__module__ = __name__
+    except (AttributeError, TypeError):
+        pass
 del _ufunc
 _BY_UFUNC_NAME = {sin.__name__: sin, cos.__name__: cos}
 

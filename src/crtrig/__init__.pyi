@@ -74,7 +74,8 @@ _Bfloat16Like: TypeAlias = Literal["bfloat16"] | type[np.generic] | np.dtype[np.
 # in numpy's stubs, np.float16 and np.float32 aliases of floating[...]); a
 # float16 or float32 argument still picks its own arm, which comes first
 # (tests/typing/check_api.py checks each arm, tests/test_typing.py wrong uses
-# across them).
+# across them).  numpy 1.x's stubs make np.float64 an alias too, so there mypy
+# reports no overlap: `unused-ignore` keeps --strict quiet on both.
 # hann_window
 @overload
 def hann_window(size: _Size, periodic: _Periodic = True, dtype: DTypeLike | None = None, *, out: _ArrayT) -> _ArrayT: ...
@@ -83,13 +84,13 @@ def hann_window(size: _Size, periodic: _Periodic, dtype: DTypeLike | None, out: 
 @overload
 def hann_window(size: _Size, periodic: _Periodic = True, dtype: None = None, out: None = None) -> NDArray[np.float32]: ...
 @overload
-def hann_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def hann_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hann_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def hann_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hann_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def hann_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hann_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def hann_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
 def hann_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float64Like, out: None = None) -> NDArray[np.float64]: ...
 @overload
@@ -143,13 +144,13 @@ def hamming_window(size: _Size, periodic: _Periodic, dtype: DTypeLike | None, ou
 @overload
 def hamming_window(size: _Size, periodic: _Periodic = True, dtype: None = None, out: None = None) -> NDArray[np.float32]: ...
 @overload
-def hamming_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def hamming_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hamming_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def hamming_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hamming_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def hamming_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def hamming_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def hamming_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
 def hamming_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float64Like, out: None = None) -> NDArray[np.float64]: ...
 @overload
@@ -203,13 +204,13 @@ def blackman_window(size: _Size, periodic: _Periodic, dtype: DTypeLike | None, o
 @overload
 def blackman_window(size: _Size, periodic: _Periodic = True, dtype: None = None, out: None = None) -> NDArray[np.float32]: ...
 @overload
-def blackman_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def blackman_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def blackman_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap]
+def blackman_window(size: _Size, periodic: _Periodic, dtype: _Float16Like, out: None = None) -> NDArray[np.float16]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def blackman_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def blackman_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
-def blackman_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap]
+def blackman_window(size: _Size, periodic: _Periodic, dtype: _Float32Like, out: None = None) -> NDArray[np.float32]: ...  # type: ignore[overload-overlap, unused-ignore]
 @overload
 def blackman_window(size: _Size, periodic: _Periodic = True, *, dtype: _Float64Like, out: None = None) -> NDArray[np.float64]: ...
 @overload

@@ -9,6 +9,8 @@ import sys
 
 import numpy as np
 
+from . import _post_import
+
 # Order and codes match `crtrig_dtype` in include/crtrig/crtrig.h.
 OUTPUT_DTYPES = (
     ("float16", np.dtype(np.float16)),
@@ -45,6 +47,8 @@ def bfloat16_dtype(load=False):
         scalar_type = getattr(module, "bfloat16", None)  # None while ml_dtypes is importing
         if scalar_type is None:
             return None
+        # the loops' registration, if ml_dtypes' import was under way when crtrig's began
+        _post_import.run_pending("ml_dtypes")
         _bfloat16 = np.dtype(scalar_type)
     return _bfloat16
 
