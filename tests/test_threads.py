@@ -646,6 +646,26 @@ def test_environment_thread_counts(raw, count, name):
     assert _threads.threads_from_environment(raw, name) == count
 
 
+@pytest.mark.parametrize("name", _threads.ENVIRONMENT_VARIABLES)
+def test_over_long_thread_counts_are_out_of_range_and_cut_in_the_message(name):
+    """More than 4300 digits: int() itself would refuse them (and crtrig failed
+    to import with its traceback); the message quotes at most 40 characters."""
+    for raw in ("9" * 5000, "0" * 4999 + "2", b"7" * 5000):
+        if raw == "0" * 4999 + "2":
+            assert _threads.threads_from_environment(raw, name) == 2
+            continue
+        with pytest.raises(ValueError, match=f"^{name}=.* is out of range") as caught:
+            _threads.threads_from_environment(raw, name)
+        assert len(str(caught.value)) < 150 and "(5000 characters)" in str(caught.value)
+
+
+def test_over_long_thread_count_at_import_is_a_warning():
+    result = run_python(THREADS_AT_IMPORT, env={"CRTRIG_NUM_THREADS": "9" * 5000, "OMP_NUM_THREADS": "1"})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["1", "OMP_NUM_THREADS"] and len(lines) == 2 and len(lines[1]) < 250, lines
+
+
 def test_omp_num_threads_list_gives_its_outermost_level():
     assert _threads.threads_from_environment("4,2", "OMP_NUM_THREADS") == 4
     with pytest.raises(ValueError, match="CRTRIG_NUM_THREADS"):

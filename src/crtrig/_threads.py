@@ -175,11 +175,14 @@ def threads_from_environment(raw, name=ENVIRONMENT_VARIABLE) -> int | None:
         return None
     text = raw.decode("ascii", errors="replace") if isinstance(raw, bytes) else raw
     shown = repr(raw)[1:] if isinstance(raw, bytes) else repr(raw)  # '\xff...' for raw bytes
+    if len(shown) > 40:  # an over-long value is cut in the message
+        shown = f"{shown[:30]}... ({len(raw)} characters)"
     if name == "OMP_NUM_THREADS":
         text = text.split(",", 1)[0]
     if not (text.isascii() and text.isdigit()):
         raise ValueError(f"{name}={shown} is not a thread count (accepted: {_ACCEPTED})")
-    count = int(text)
+    digits = text.lstrip("0")
+    count = int(digits) if 0 < len(digits) <= 4 else (0 if not digits else MAX_THREADS + 1)
     if not 1 <= count <= MAX_THREADS:
         raise ValueError(f"{name}={shown} is out of range (accepted: {_ACCEPTED})")
     return count
