@@ -7,11 +7,10 @@ import onnx: only running this command does.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 
 from ._cli_args import integer
+from ._output import OutputError, check_writable_target, write_bytes_atomically
 
 PROGRAM = "crtrig onnx-fold"
 
@@ -47,6 +46,10 @@ def run_cli(args) -> int:
         return _error(f"this command needs the onnx package ({exc}); pip install onnx")
     max_bytes = crtrig_onnx.DEFAULT_FOLD_MAX_BYTES if args.max_bytes is None else args.max_bytes
     try:
+        target = check_writable_target(args.output)  # a FIFO, a directory ...: before any work
+    except OutputError as exc:
+        return _error(f"{args.output}: {exc}")
+    try:
         model = onnx.load(args.input)
     except Exception as exc:  # missing file, not a model, bad external data ...
         return _error(f"cannot read {args.input}: {_one_line(exc)}")
@@ -58,23 +61,14 @@ def run_cli(args) -> int:
         onnx.checker.check_model(folded)
     except Exception as exc:
         return _error(f"the folded model fails onnx.checker (is {args.input} valid?): {_one_line(exc)}")
-    directory = os.path.dirname(os.path.abspath(args.output))
-    temporary = None
     try:
-        with tempfile.NamedTemporaryFile(dir=directory, prefix=".crtrig-fold-", suffix=".onnx",
-                                         delete=False) as handle:
-            temporary = handle.name
-            handle.write(folded.SerializeToString())
-        os.replace(temporary, args.output)
-        temporary = None
-    except Exception as exc:  # unwritable directory, a model above protobuf's 2 GiB ...
+        blob = folded.SerializeToString()
+    except Exception as exc:  # a model above protobuf's 2 GiB ...
         return _error(f"cannot write {args.output}: {_one_line(exc)}")
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+    try:
+        write_bytes_atomically(target, blob)
+    except OutputError as exc:
+        return _error(f"{args.output}: {exc}")
     print(f"{args.input} -> {args.output}: folded {len(done)} window node{'s' if len(done) != 1 else ''}"
           + (f", left {len(left)}" if left else ""))
     for label in done:
