@@ -413,6 +413,17 @@ def test_implementation_receives_parsed_input_and_dtype(tmp_path):
     assert dtype0 == np.dtype(np.float16) and dtype1 == np.dtype(ml_dtypes.bfloat16)
 
 
+def test_exponents_with_leading_zeros_are_read_exactly():
+    """A hex float's binary exponent was refused as out of range when it had more than six
+    characters, leading zeros included; only its value counts (decimals already did so)."""
+    assert cases._exact_value("0x1p+0000001") == 2
+    assert cases._exact_value("-0x1.8P0000000000003") == -12
+    assert cases._exact_value("0x1p-" + "0" * 100_000 + "1") == Fraction(1, 2)
+    assert cases._exact_value("1e-" + "0" * 100_000 + "1") == Fraction(1, 10)
+    with pytest.raises(cases._Invalid, match="binary exponent"):
+        cases._exact_value("0x1p+0003401")
+
+
 def test_decimal_values_are_rounded_once_into_the_dtype():
     # 1 + 2**-11 is a float16 midpoint; the decimal lies just above it.  Via
     # float64 it would become the midpoint and round to even (1.0).

@@ -576,10 +576,11 @@ def _hex_to_exact(text: str, raw) -> Fraction | int | float:
     fraction = fraction or ""
     if len(whole) + len(fraction) > MAX_DIGITS:
         raise _Invalid(f"value {_quoted(raw)} has more than {MAX_DIGITS} digits")
-    if exponent_text and len(exponent_text.lstrip("+-")) > 6:
-        exponent = MAX_BINARY_EXPONENT + 1  # no need to convert a huge exponent
+    exponent_digits = (exponent_text or "").lstrip("+-").lstrip("0")
+    if len(exponent_digits) > 6:  # no need to convert a huge exponent (leading zeros do not count)
+        exponent = MAX_BINARY_EXPONENT + 1
     else:
-        exponent = int(exponent_text or "0")
+        exponent = int(exponent_digits or "0") * (-1 if (exponent_text or "").startswith("-") else 1)
     if abs(exponent) > MAX_BINARY_EXPONENT:
         raise _Invalid(
             f"value {_quoted(raw)} is out of range (binary exponent beyond +-{MAX_BINARY_EXPONENT})"
