@@ -894,7 +894,7 @@ def read_regular_file_bytes(path: str, max_bytes: int, limit_option: str = "--ma
         with os.fdopen(descriptor, "rb") as handle:
             descriptor = None
             check(os.fstat(handle.fileno()))
-            data = handle.read(max_bytes + 1)
+            data = handle.read(min(max_bytes, sys.maxsize - 1) + 1)
     except OSError as exc:
         raise refuse(f"cannot read file: {exc.strerror or exc}") from None
     finally:
@@ -1255,13 +1255,18 @@ def run_file(path: str | os.PathLike, strict: bool = False, impl=None,
 # ---------------------------------------------------------------------------
 
 
+#: The largest value of --check-limit, --max-elements and --max-file-size (a byte
+#: count that fits a read() call).
+MAX_OPTION_VALUE = 2**63 - 1
+
+
 def _positive_int(text: str) -> int:
     try:
-        value = int(text, 0)
+        value = int(text, 0) if len(text.strip()) <= 30 else 0
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}")
+        value = 0
+    if not 0 < value <= MAX_OPTION_VALUE:
+        raise argparse.ArgumentTypeError(f"expected a positive integer below 2**63, got {_quoted(text)}")
     return value
 
 
