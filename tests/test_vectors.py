@@ -408,6 +408,9 @@ def test_new_trig_from_npy_inputs(tmp_path, capsys):
     (("--new", "Cos", "--classes", "hard", "--dtypes", "all", "--periodic", "yes"), "applies to windows"),
     (("--new", "HannWindow", "--sizes", "1000000", "--dtypes", "all"), "--max-file-size"),
     (("--new", "HannWindow", "--sizes", "3", "--dtypes", "all", "--seed", "-1"), "non-negative"),
+    # a name list that repeats an item is refused, as --classes (and compare's lists) do
+    (("--new", "HannWindow", "--sizes", "3", "--dtypes", "int8,float32,int8"), "--dtypes names int8 twice"),
+    (("--new", "Sin", "--classes", "hard", "--dtypes", "float16, float16"), "--dtypes names float16 twice"),
 ])
 def test_new_argument_errors_are_one_line(tmp_path, capsys, arguments, fragment):
     status, out, err = cli(capsys, "cases", *arguments, "-o", tmp_path / "o.json")

@@ -464,9 +464,11 @@ def _parse_dtypes(text: str | None, allowed: tuple[str, ...], op: str) -> list[s
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
         return list(allowed)
-    for name in names:
+    for index, name in enumerate(names):
         if name not in allowed:
             raise UsageError(f"--dtypes: {cases._quoted(name)} is not one of {', '.join(allowed)}, all")
+        if name in names[:index]:
+            raise UsageError(f"--dtypes names {name} twice")
     if not names:
         raise UsageError("--dtypes is empty")
     return [name for name in allowed if name in names]
