@@ -387,7 +387,12 @@ def test_new_trig_from_npy_inputs(tmp_path, capsys):
         assert all(r.status == "PASS" for r in cases.run_file(path, strict=True, impl=None))
     np.save(tmp_path / "ints.npy", np.arange(3, dtype=np.int32))
     np.save(tmp_path / "objects.npy", np.array([1.5, None], dtype=object), allow_pickle=True)
-    for name, fragment in (("ints.npy", "dtype int32"), ("objects.npy", "cannot read .npy")):
+    # a header above numpy's 10,000 bytes: numpy's message has three lines; one here
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }".ljust(20000 - 11) + "\n"
+    (tmp_path / "big_header.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+                                              + header.encode() + bytes(8))
+    for name, fragment in (("ints.npy", "dtype int32"), ("objects.npy", "cannot read .npy"),
+                           ("big_header.npy", "cannot read .npy: Header info length")):
         status, out, err = cli(capsys, "cases", "--new", "Sin", "--inputs", tmp_path / name, "-o", tmp_path / "o.json")
         assert status == 2 and out == "" and fragment in err and len(err.splitlines()) == 1, err
 

@@ -200,6 +200,12 @@ def _excerpt(value, limit: int = EXCERPT_LENGTH) -> str:
     return f"{text[:limit]}... ({len(text)} characters)"
 
 
+def _exception_text(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message as a short excerpt on one line (numpy's .npy
+    header message has three; an implementation's may have any number)."""
+    return _excerpt(" ".join(str(exc).split()) or type(exc).__name__, limit)
+
+
 def _quoted(value, limit: int = EXCERPT_LENGTH) -> str:
     """Like repr() of a string from a file, cut to a short excerpt."""
     if isinstance(value, str):
@@ -835,7 +841,7 @@ def parse_case_file(text: str, path: str, label: str | None = None,
     except _BadNumber as exc:
         raise MalformedCaseFile(path, None, str(exc)) from None
     except (ValueError, RecursionError) as exc:
-        raise MalformedCaseFile(path, None, f"invalid JSON: {_excerpt(str(exc), 200)}") from None
+        raise MalformedCaseFile(path, None, f"invalid JSON: {_exception_text(exc, 200)}") from None
     try:
         if not isinstance(document, Mapping):
             raise _Invalid("top level must be an object")
@@ -862,7 +868,7 @@ def parse_case_file(text: str, path: str, label: str | None = None,
             raise MalformedCaseFile(path, case_name, str(exc)) from None
         except Exception as exc:  # a file shape the checks above did not foresee
             raise MalformedCaseFile(
-                path, case_name, f"cannot parse case ({type(exc).__name__}: {_excerpt(str(exc), 200)})"
+                path, case_name, f"cannot parse case ({type(exc).__name__}: {_exception_text(exc, 200)})"
             ) from None
     return CaseFile(path=path, label=label or os.path.basename(path), op=op, cases=cases)
 
@@ -1178,7 +1184,7 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
         outputs = case.op.call(function, case)
     except Exception as exc:  # the implementation under test failed
         result.status = "FAIL"
-        result.reason = f"implementation raised {type(exc).__name__}: {_excerpt(str(exc), 200)}"
+        result.reason = f"implementation raised {type(exc).__name__}: {_exception_text(exc, 200)}"
         return result
     if not isinstance(outputs, (list, tuple)) or len(outputs) != len(case.outputs):
         result.status = "FAIL"
@@ -1451,7 +1457,7 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
                     case_file.label,
                     case.name,
                     "FAIL",
-                    reason=f"runner error {type(exc).__name__}: {_excerpt(str(exc), 200)}",
+                    reason=f"runner error {type(exc).__name__}: {_exception_text(exc, 200)}",
                 )
             seconds = time.perf_counter() - start
             if result.status == "SKIP":

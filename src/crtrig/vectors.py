@@ -536,7 +536,7 @@ def load_inputs(path: str, max_elements: int, max_file_bytes: int) -> np.ndarray
     try:
         array = np.load(io.BytesIO(data), allow_pickle=False)
     except Exception as exc:  # any unreadable file: one line
-        raise cases.MalformedCaseFile(path, None, f"cannot read .npy: {cases._excerpt(str(exc), 200)}") from None
+        raise cases.MalformedCaseFile(path, None, f"cannot read .npy: {cases._exception_text(exc, 200)}") from None
     if not isinstance(array, np.ndarray):
         raise cases.MalformedCaseFile(path, None, "not a .npy file (an .npz holds several arrays)")
     if array.dtype.kind == "V" and array.dtype.itemsize == 2 and array.dtype.fields is None:
