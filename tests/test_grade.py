@@ -283,3 +283,29 @@ def test_unreadable_npz_members_are_one_line_and_exit_2(tmp_path, capsys):
         captured = capsys.readouterr()
         assert captured.out == "" and len(captured.err.splitlines()) == 1, captured.err
     assert run(tmp_path / "w.json", good)[0] == 0
+
+
+def test_case_names_are_quoted_when_they_cannot_be_printed_as_they_are(tmp_path):
+    """A lone surrogate in a case name made `grade` die with UnicodeEncodeError, ESC reached
+    the terminal, a newline split a line: such names are quoted (as repr() quotes them)."""
+    import os
+    import subprocess
+    import sys
+
+    names = {"plain": "plain", "\ud800": "'\\ud800'", "esc\x1b[2J": "'esc\\x1b[2J'", "new\nline": "'new\\nline'"}
+    sin_half = crtrig.sin(np.array([0.5], np.float32))[0]
+    path = write(tmp_path, "names.json", "ai.onnx.Sin", [trig_case(name, ["0.5"]) for name in names])
+    results = write(tmp_path, "results.json", "ai.onnx.Sin",
+                    [trig_case(name, ["0.5"], data=[repr(float(sin_half))]) for name in names])
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "grade", str(path), str(results), "--max-ulp", "0"],
+                               capture_output=True, timeout=120, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-2000:]
+    out = completed.stdout.decode("utf-8")
+    assert all(ch.isprintable() or ch == "\n" for ch in out), out
+    lines = out.splitlines()
+    assert len(lines) == len(names) + 1
+    for line, shown in zip(lines, names.values()):
+        assert line.startswith(f"names.json  {shown}  PASS  checked 1 of 1  max_ulp=0"), (line, shown)
+    # a case missing from RESULTS, named by a lone surrogate: the error quotes it
+    status, out, err = run(path, write(tmp_path, "short.json", "ai.onnx.Sin", [trig_case("plain", ["0.5"], data=["0"])]))
+    assert status == 2 and "no case '\\ud800'" in err and len(err.splitlines()) == 1, err

@@ -421,3 +421,41 @@ def test_new_argument_errors_are_one_line(tmp_path, capsys, arguments, fragment)
     status, out, err = cli(capsys, "cases", *arguments, "-o", tmp_path / "o.json")
     assert status == 2 and out == "" and len(err.splitlines()) == 1 and fragment in err, err
     assert not (tmp_path / "o.json").exists()
+
+
+# ---------------------------------------------------------------------------
+# What --fill writes and prints
+# ---------------------------------------------------------------------------
+
+#: Names the filler must not write raw: a terminal acts on them (ESC, C1 CSI, DEL, bidi
+#: override, line separator) or UTF-8 cannot hold them (a lone surrogate).
+UNPRINTABLE_NAMES = ["esc\x1b[2J", "csi\u009b2J", "del\x7f", "bidi\u202e", "line\u2028sep", "\ud800",
+                     "tag\U000e0041", "plain é π"]
+
+
+def test_fill_writes_only_printable_text_and_prints_the_output_path_safely(tmp_path):
+    """--fill wrote C1 controls, DEL, bidi overrides and line separators raw into the JSON
+    (json.dumps(ensure_ascii=False) escapes only C0); its "wrote PATH" line died with
+    UnicodeEncodeError on a path it cannot print, after writing.  Now every character that is
+    not printable is a \\\\u escape in the file (the names read back unchanged), and the path
+    is quoted."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps({"op": "ai.onnx.HannWindow", "provenance\x1b": "by\u009bhand",
+                                  "cases": [window_case(name, 4, "float32", True) for name in UNPRINTABLE_NAMES]}))
+    target = os.fsencode(tmp_path) + b"/out\xff\x1b.json"  # not UTF-8: decoded with surrogateescape
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "cases", "--fill", str(source), "-o", target],
+                               capture_output=True, timeout=120, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    assert completed.returncode == 0 and completed.stderr == b"", completed
+    out = completed.stdout.decode("utf-8")
+    assert len(out.splitlines()) == 1 and all(ch.isprintable() for ch in out.rstrip("\n")), out
+    assert out.startswith("wrote ") and "\\udcff\\x1b.json" in out, out
+    text = open(target, "rb").read().decode("utf-8")
+    assert all(ch.isprintable() or ch in "\n" for ch in text), [ch for ch in text if not ch.isprintable()][:5]
+    assert "plain é π" in text  # printable non-ASCII stays as it is
+    document = json.loads(text)
+    assert [case["name"] for case in document["cases"]] == UNPRINTABLE_NAMES
+    assert document["provenance\x1b"] == "by\u009bhand"
+    assert all(case.outputs[0].expected is not None for case in cases.load_case_file(target).cases)

@@ -164,6 +164,9 @@ def build_parser(prog: str | None = None, command: str | None = None) -> argpars
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):  # what the terminal cannot show: an escape, not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     prog = program_name()
     # First pass: which command (no command module imported; --help and
     # --version of crtrig itself, and an unknown command, end here).

@@ -180,7 +180,8 @@ class MalformedCaseFile(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        where = f"{self.path}: " + (f"case {_excerpt(self.case)}: " if self.case is not None else "")
+        where = f"{_printable(self.path)}: " + (f"case {_shown_name(self.case, EXCERPT_LENGTH)}: "
+                                                if self.case is not None else "")
         return where + self.message
 
 
@@ -192,12 +193,33 @@ class _BadNumber(ValueError):
     """A JSON number that cannot be read in bounded time (raised while parsing)."""
 
 
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable (control characters
+    such as ESC or a newline, C1 controls, lone surrogates, bidi overrides, line
+    separators) written as its Python escape, so that a message is one line a
+    terminal only displays, and can always be encoded."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _excerpt(value, limit: int = EXCERPT_LENGTH) -> str:
     """A short printable excerpt of a value from a file (repr for non-strings)."""
     text = value if isinstance(value, str) else _safe_repr(value)
     if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text)} characters)"
+        return _printable(text)
+    return f"{_printable(text[:limit])}... ({len(text)} characters)"
+
+
+def _shown_name(name, limit: int = 200) -> str:
+    """A name from a file (a case name) in a result line or a message: as it is
+    when it is printable, has no whitespace and does not start with a quote;
+    otherwise quoted, as repr() quotes it (so it can neither act on the
+    terminal nor split or imitate a line)."""
+    if (isinstance(name, str) and name and len(name) <= limit and name.isprintable()
+            and name[0] not in "'\"" and not any(ch.isspace() for ch in name)):
+        return name
+    return _quoted(name, limit)
 
 
 def _exception_text(exc: BaseException, limit: int = 200) -> str:
@@ -296,7 +318,7 @@ class CaseResult:
         )
         exact = "-" if self.vs_exact is None else f"max_ulp={_format_ulp(self.vs_exact.max_ulp)}"
         text = (
-            f"{self.label}  {_excerpt(self.case, 200)}  {self.status}  "
+            f"{_printable(self.label)}  {_shown_name(self.case)}  {self.status}  "
             f"checked {self.checked} of {self.total}  vs_data: {data}  vs_exact: {exact}"
         )
         return text + (f"  ({self.reason})" if self.reason else "")
@@ -1171,7 +1193,7 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
     missing = [f for f in case.required_features if f not in SUPPORTED_FEATURES]
     if missing:
         result.status = "SKIP"
-        result.reason = f"requires feature(s) {', '.join(map(_excerpt, missing))} not provided by the CPU runner"
+        result.reason = f"requires feature(s) {', '.join(map(_quoted, missing))} not provided by the CPU runner"
         return result
     skip_reason = case.op.unsupported(case) if case.op.unsupported is not None else ""
     if skip_reason:
@@ -1478,7 +1500,7 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
         if skipped_here == len(case_file.cases):
             what = (f"all {skipped_here} case(s) were skipped" if skipped_here
                     else "the file has no cases")
-            print(f"{program}: warning: {case_file.label}: {what}; nothing was checked", file=err)
+            print(f"{program}: warning: {_printable(case_file.label)}: {what}; nothing was checked", file=err)
     print(f"{passed} passed, {failed} failed, {skipped} skipped", file=out)
     if junit is not None and not _write_junit(junit, suites, err, program):
         return 2

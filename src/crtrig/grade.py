@@ -64,7 +64,7 @@ class Grade:
         status = ""
         if max_ulp_limit is not None:
             status = "FAIL  " if self.max_ulp > max_ulp_limit else "PASS  "
-        text = (f"{self.label}  {cases._excerpt(self.case, 200)}  {status}checked {self.checked} of "
+        text = (f"{cases._printable(self.label)}  {cases._shown_name(self.case)}  {status}checked {self.checked} of "
                 f"{self.total}  max_ulp={_format_ulp(self.max_ulp)}  not_correctly_rounded="
                 f"{percent(self.wrong, self.checked)} ({self.wrong} of {self.checked})")
         if self.nan_mismatches:
@@ -331,7 +331,7 @@ def run_cli(cases_path, results_path, max_ulp: int | None = None,
         print(f"{program}: error: {exc}", file=err)
         return 2
     except MalformedResults as exc:
-        print(f"{program}: error: {results_path}: {exc}", file=err)
+        print(f"{program}: error: {cases._printable(results_path)}: {exc}", file=err)
         return 2
 
     checked = wrong = above = 0

@@ -260,13 +260,23 @@ def parse_keeping_numbers(text: str) -> Any:
     return json.loads(text, parse_float=_Raw, parse_int=_Raw, parse_constant=_Raw)
 
 
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON spells characters beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
 def _json_string(value: str) -> str:
+    """A JSON string that holds only printable characters: printable non-ASCII as
+    it is, everything else (C0 and C1 controls, DEL, lone surrogates, bidi
+    overrides, line separators...) as \\u escapes, so that the file never carries
+    what a terminal would act on, and is always UTF-8."""
     text = json.dumps(value, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a \\uXXXX escape: keep it escaped
-        text = json.dumps(value)
-    return text
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _json_escape(ch) for ch in text)
 
 
 def _scalar(value) -> str:
@@ -766,6 +776,6 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(program, str(exc))
     except OutputError as exc:
         return _usage_error(program, f"{cases._excerpt(args.output, 200)}: {exc}")
-    print(f"wrote {args.output}: {summary.cases} case(s), filled {summary.outputs_filled} "
+    print(f"wrote {cases._printable(args.output)}: {summary.cases} case(s), filled {summary.outputs_filled} "
           f"output(s) with {summary.values_filled} value(s), {summary.nbytes} bytes")
     return 0
