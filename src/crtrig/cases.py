@@ -57,7 +57,12 @@ numbers with more than 2000 digits or a decimal exponent beyond +-1000 (binary
 +-3400 for hex floats), shapes of more than 32 dimensions or more than
 ``max_elements`` elements, window sizes above 2^53 and output shapes that
 disagree with the inputs make a file malformed before anything is computed;
-messages quote at most a short excerpt of a value.
+messages quote at most a short excerpt of a value.  Nothing from a file
+reaches the terminal raw: a case name is printed as written when it is
+printable, has no whitespace and does not start with a quote, otherwise
+quoted as Python's repr() quotes it (a lone surrogate, ESC or a newline come
+out as escapes); other text from files has its non-printable characters
+escaped.
 
 Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
 means adding one entry.
