@@ -626,7 +626,8 @@ def _as_size(size) -> int:
         raise TypeError(f"size must be an integer, got {type(size).__name__}")
     size = int(size)
     if size < 0:
-        raise ValueError(f"size must be non-negative, got {size}")
+        shown = str(size) if size.bit_length() <= 64 else f"a negative integer of {size.bit_length()} bits"
+        raise ValueError(f"size must be non-negative, got {shown}")
     return size
 
 

@@ -61,9 +61,9 @@ def _length(M, fname, argname="M"):
         raise TypeError(f"{fname}(): {argname} must be {_M_KINDS}; {type(M).__name__}.__index__ failed: "
                         f"{type(exc).__name__}: {exc}") from exc
     if M < 0:
-        raise ValueError(f"{fname}(): {argname} must be a non-negative integer; got {M}")
+        raise ValueError(f"{fname}(): {argname} must be a non-negative integer; got {_windows.shown_int(M)}")
     if M > _windows._core.WINDOW_MAX_SIZE:
-        raise ValueError(f"{fname}(): {argname} must be at most 2**53; got {M}")
+        raise ValueError(f"{fname}(): {argname} must be at most 2**53; got {_windows.shown_int(M)}")
     return M
 
 
@@ -89,7 +89,7 @@ def _shown_alpha(alpha, value=None):
     if value is not None and max(value.numerator.bit_length(), value.denominator.bit_length()) <= 256:
         return str(value)
     if isinstance(alpha, (int, _np.integer)):
-        return f"an integer of {int(alpha).bit_length()} bits"
+        return _windows.shown_int(int(alpha))
     if isinstance(alpha, _numbers.Rational):
         numerator, denominator = int(alpha.numerator), int(alpha.denominator)
         return (f"a fraction of a {numerator.bit_length()}-bit numerator and a "
