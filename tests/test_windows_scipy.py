@@ -388,6 +388,7 @@ hostile = [
     ("5000 digits", lambda: windows.general_hamming(5, '1' * 5000)),
     ("0.<5000 zeros>1", lambda: windows.general_hamming(5, '0.' + '0' * 5000 + '1')),
     ("1/<5000 digits>", lambda: windows.general_hamming(5, '1/' + '7' * 5000)),
+    ("<5000 digits>/1", lambda: windows.general_hamming(5, '7' * 5000 + '/1')),
     ("int 10**5000", lambda: windows.general_hamming(5, 10**5000)),
     ("Fraction(1, 10**5000)", lambda: windows.general_hamming(5, Fraction(1, 10**5000))),
     ("longdouble 1e4000", lambda: windows.general_hamming(5, np.longdouble('1e4000'))),

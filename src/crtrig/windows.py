@@ -119,7 +119,7 @@ def _alpha_from_parts(parts, alpha, fname):
                              "(a zero denominator)")
         if parts.is_zero:
             return _Fraction(0)
-        if parts.negative:
+        if parts.negative or len(parts.numerator) > len(parts.denominator):  # below 0, or above 1
             raise _out_of_range(fname, alpha)
         if max(len(parts.numerator), len(parts.denominator)) > _ALPHA_MAX_RATIO_DIGITS:
             raise _too_fine(fname, alpha)
