@@ -666,6 +666,12 @@ def test_over_long_thread_count_at_import_is_a_warning():
     assert lines[0].split() == ["1", "OMP_NUM_THREADS"] and len(lines) == 2 and len(lines[1]) < 250, lines
 
 
+def test_set_num_threads_with_a_huge_int_gets_the_usual_short_message():
+    with pytest.raises(ValueError, match=r"^crtrig.set_num_threads: n must be from 1 to 1024; got an integer of "
+                                         r"16610 bits$"):
+        crtrig.set_num_threads(10 ** 5000)
+
+
 def test_omp_num_threads_list_gives_its_outermost_level():
     assert _threads.threads_from_environment("4,2", "OMP_NUM_THREADS") == 4
     with pytest.raises(ValueError, match="CRTRIG_NUM_THREADS"):

@@ -54,7 +54,8 @@ def set_num_threads(n):
         raise TypeError(f"crtrig.set_num_threads: n must be an int from 1 to {MAX_THREADS}; "
                         f"got {type(n).__name__}") from None
     if not 1 <= count <= MAX_THREADS:
-        raise ValueError(f"crtrig.set_num_threads: n must be from 1 to {MAX_THREADS}; got {count}")
+        shown = count if abs(count) < 10 ** 20 else f"an integer of {count.bit_length()} bits"
+        raise ValueError(f"crtrig.set_num_threads: n must be from 1 to {MAX_THREADS}; got {shown}")
     _core._set_num_threads(count, "set_num_threads")
 
 
