@@ -28,6 +28,7 @@ from crtrig import cases, reference
 from crtrig.__main__ import main as cli_main
 
 import oracle
+from sanitizer_marks import address_space_limit, no_address_space_limit_under_asan
 
 REPO_CASES = Path(__file__).resolve().parent.parent / "cases"
 KIND_OF_OP = {
@@ -909,15 +910,10 @@ def test_cli_all_checks_every_element(tmp_path):
 HOSTILE_TIMEOUT = 60
 
 
-def _limit_memory():  # pragma: no cover - runs in the child
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-
 def run_cases_bounded(*args, timeout=HOSTILE_TIMEOUT, report_memory=False):
     """``python -m crtrig cases ARGS`` in a child limited to 2 GiB of address
-    space (Linux), so that an unbounded read fails instead of eating memory.
+    space (Linux; not under tools/check_sanitizers.sh, see sanitizer_marks.py),
+    so that an unbounded read fails instead of eating memory.
     With report_memory the child prints its peak RSS in bytes on stderr's
     last line (where the resource module exists)."""
     env = dict(os.environ)
@@ -942,7 +938,7 @@ def run_cases_bounded(*args, timeout=HOSTILE_TIMEOUT, report_memory=False):
         text=True,
         env=env,
         timeout=timeout,
-        preexec_fn=_limit_memory if sys.platform.startswith("linux") else None,
+        preexec_fn=address_space_limit(2 << 30),
     )
 
 
@@ -956,6 +952,7 @@ def assert_one_line_exit_2(completed, path, fragment, max_length=300):
     assert len(lines[0]) <= max_length + len(str(path)), len(lines[0])
 
 
+@no_address_space_limit_under_asan
 def test_huge_window_without_data_is_sampled_in_bounded_memory(tmp_path):
     """The 230-byte file of a size-2^22 window without data: the pure-Python
     reference of every element took 74 s and 855 MiB; now a sample."""

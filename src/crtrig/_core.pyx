@@ -17,6 +17,8 @@ cnp.import_ufunc()
 
 cdef extern from "threads.h" nogil:
     int crtrig_test_wait_for_workers(int on)
+    void crtrig_test_pool_details(long *cap, long *stack_size, long *worker_stack, long *exits)
+    long crtrig_test_wait_for_pool_workers(long at_most, long timeout_ms)
 
 cdef extern from "_ufunc_errors.h":
     int crtrig_wrap_type_resolver(object ufunc)
@@ -261,6 +263,30 @@ def pool_stats():
     cdef long workers = 0, jobs = 0, shares = 0
     crtrig_test_pool_stats(&workers, &jobs, &shares)
     return {"workers": workers, "parallel_jobs": jobs, "worker_shares": shares}
+
+
+def pool_details():
+    """Test hook: the pool's cap (the most threads one call runs on, the caller
+    included), the stack size asked for each worker, the stack size the last
+    worker started found it has (0 before any worker, or where the system
+    cannot tell) and the workers retired since the process started.  Before
+    the pool exists: what one created now would have."""
+    cdef long cap = 0, stack_size = 0, worker_stack = 0, exits = 0
+    crtrig_test_pool_details(&cap, &stack_size, &worker_stack, &exits)
+    return {"max_threads_per_call": cap, "stack_size": stack_size, "worker_stack_size": worker_stack,
+            "worker_exits": exits}
+
+
+def _wait_for_pool_workers(long at_most, double timeout=60.0):
+    """Test hook: wait (without the GIL) until the pool has at most `at_most`
+    workers running, or `timeout` seconds have passed; the number running then."""
+    cdef long ms = <long>(timeout * 1000.0)
+    cdef long running
+    if at_most < 0 or timeout < 0:
+        raise ValueError("at_most and timeout must be >= 0")
+    with nogil:
+        running = crtrig_test_wait_for_pool_workers(at_most, ms)
+    return running
 
 
 cdef int _check(int rc) except -1:
