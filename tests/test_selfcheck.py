@@ -11,8 +11,8 @@ one target's first pass wrong at one stored input in every call, as a
 miscompiled kernel would be.  The outcome is process state, so each scenario
 runs in a fresh interpreter, which prints its results; the parent compares them
 with MPFR (tests/oracle.py).  The cost is tested structurally (at most 512
-inputs per pass, one check per pass and process, no allocation); README gives
-the measured time."""
+inputs per pass, one check per pass and process, no allocation); the measured
+time is in src/core/selfcheck.h."""
 import json
 import math
 import os
