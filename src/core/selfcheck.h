@@ -163,8 +163,9 @@ int crtrig_selfcheck_run_window(crtrig_dtype fmt, int publish);
  * index `target` (1 avx2, 2 avx512) gives a wrong result for stored input
  * `index` (a window phase: its range's window, D and phase) in every call --
  * the self-check's, normal calls, calls naming the target: the lowest bit of its
- * result flipped, the element marked decided -- as a broken kernel would; index
- * < 0 repairs it.  Returns CRTRIG_OK or CRTRIG_EINVAL.  The array kernels apply
+ * result flipped, the element marked decided -- as a broken kernel would; one
+ * fault per target (arming another replaces it), index < 0 repairs it.  Returns
+ * CRTRIG_OK or CRTRIG_EINVAL.  The array kernels apply
  * it after each first pass (crtrig_selfcheck_fault_armed: one relaxed load).
  * crtrig_test_selfcheck_runs: how many checks of `pass` have run in this process
  * (the ones threads ran at the same moment included; -1 for an unknown pass). */

@@ -466,7 +466,8 @@ def _selfcheck_rerun(int pass_):
 def _selfcheck_fault(int target, int pass_, int index):
     """Test hook: from now on the first pass `pass_` of SIMD target index `target`
     (1 avx2, 2 avx512) is wrong at stored input `index` (its result's lowest bit
-    flipped), in every call, as a broken kernel would be; index -1 repairs it."""
+    flipped), in every call, as a broken kernel would be; one fault per target
+    (arming another replaces it), index -1 repairs it."""
     if crtrig_test_selfcheck_fault(target, pass_, index) != CRTRIG_OK:
         raise ValueError("target must be 1 or 2, pass 0 .. 11 and index a stored input (or -1)")
 
