@@ -30,11 +30,8 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
-import socket
 import stat
 import time
-import zlib
 from typing import IO, Callable
 
 #: A temporary file not modified for this long is stale whatever wrote it.
@@ -54,6 +51,9 @@ class OutputError(Exception):
 
 
 def _host_tag() -> str:
+    import socket  # here, not at import: `crtrig COMMAND --help` loads this module
+    import zlib
+
     return f"{zlib.crc32(socket.gethostname().encode('utf-8', 'replace')):08x}"
 
 
@@ -153,7 +153,7 @@ def _create_temporary(target: str) -> tuple[int, str]:
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     prefix = f".{base}.crtrig-{_host_tag()}-{os.getpid()}-"
     for _ in range(100):
-        temporary = os.path.join(directory, f"{prefix}{secrets.token_hex(8)}{_TEMP_SUFFIX}")
+        temporary = os.path.join(directory, f"{prefix}{os.urandom(8).hex()}{_TEMP_SUFFIX}")
         try:
             return os.open(temporary, flags, 0o600), temporary
         except FileExistsError:
