@@ -26,6 +26,7 @@ from crtrig.__main__ import main
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oracle  # noqa: E402  (tests/oracle.py)
+from sanitizer_marks import ASAN_REASON, UNDER_ASAN  # noqa: E402
 
 BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 WINDOW_FUNCTIONS = {"HannWindow": crtrig.hann_window, "HammingWindow": crtrig.hamming_window,
@@ -796,6 +797,9 @@ def test_a_node_output_in_a_body_hides_an_outer_constant_and_fails_the_checker(t
 
 
 def onnx_fold_subprocess(*args, address_space=None, timeout=120):
+    if address_space is not None and UNDER_ASAN:  # the limit is the point: see tests/sanitizer_marks.py
+        pytest.skip(ASAN_REASON)
+
     def limit():
         if address_space is not None:
             resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
