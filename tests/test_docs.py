@@ -342,30 +342,40 @@ def test_public_docstring_examples_run_as_a_file(module_name, name, obj, tmp_pat
 
 
 DOCTEST_SCRIPT = """\
-import doctest, importlib, sys
-module_name, name = sys.argv[1], sys.argv[2]
-obj = getattr(importlib.import_module(module_name), name)
+import doctest, importlib, inspect, sys
 from numpydoc.docscrape import NumpyDocString
-import inspect
-text = "\\n".join(NumpyDocString(inspect.cleandoc(obj.__doc__))["Examples"])
-test = doctest.DocTestParser().get_doctest(text, {}, f"{module_name}.{name}", None, 0)
-runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
-runner.run(test)
-sys.exit(1 if runner.failures else 0)
+module_name, names = sys.argv[1], sys.argv[2:]
+module = importlib.import_module(module_name)
+failed = []
+for name in names:
+    obj = getattr(module, name)
+    text = "\\n".join(NumpyDocString(inspect.cleandoc(obj.__doc__))["Examples"])
+    test = doctest.DocTestParser().get_doctest(text, {}, f"{module_name}.{name}", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    runner.run(test)
+    if runner.failures:
+        failed.append(name)
+print("failed:", " ".join(failed))
+sys.exit(1 if failed else 0)
 """
 
 
-@pytest.mark.parametrize("module_name,name,obj", DOCUMENTED, ids=[f"{m}.{n}" for m, n, _ in DOCUMENTED])
-def test_public_docstring_examples_print_what_they_show(module_name, name, obj, tmp_path):
-    """The outputs an Examples section shows are what its code prints (doctest,
-    in a fresh interpreter, whitespace normalized, ``...`` matching anything)."""
+@pytest.mark.parametrize("module_name", PUBLIC_MODULES)
+def test_public_docstring_examples_print_what_they_show(module_name, tmp_path):
+    """The outputs the Examples sections of a module show are what their code
+    prints (doctest, one fresh interpreter per module, whitespace normalized,
+    ``...`` matching anything); a failure names each docstring's file and line."""
+    names = [n for m, n, _ in DOCUMENTED if m == module_name]
     script = tmp_path / "check_examples.py"
     script.write_text(DOCTEST_SCRIPT, encoding="utf-8")
-    run = subprocess.run([sys.executable, str(script), module_name, name], cwd=tmp_path,
+    run = subprocess.run([sys.executable, str(script), module_name, *names], cwd=tmp_path,
                          capture_output=True, text=True, timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
-    path, line = _example_location(obj, _examples(obj))
-    assert run.returncode == 0, f"{path}:{line}: the Examples of {module_name}.{name} print otherwise:\n" \
-                                f"{run.stdout}{run.stderr}"
+    if run.returncode != 0:
+        failed = run.stdout.strip().splitlines()[-1].split()[1:] if run.stdout.strip() else []
+        objects = dict((n, o) for m, n, o in DOCUMENTED if m == module_name)
+        where = ", ".join("%s:%d (%s.%s)" % (*_example_location(objects[n], _examples(objects[n])), module_name, n)
+                          for n in failed if n in objects)
+        raise AssertionError(f"the Examples at {where or module_name} print otherwise:\n{run.stdout}{run.stderr}")
 
 
 # ---------------------------------------------------------------------------
