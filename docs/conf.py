@@ -82,7 +82,7 @@ class CrtrigHelp(Directive):
         run = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120)
         if run.returncode != 0:
             raise self.error(f"{' '.join(argv[2:])} failed: {run.stderr.strip()}")
-        shown = "$ crtrig " + (f"{command} " if command else "") + "--help\n" + run.stdout.rstrip()
+        shown = "$ python -m crtrig " + (f"{command} " if command else "") + "--help\n" + run.stdout.rstrip()
         block = nodes.literal_block(shown, shown)
         block["language"] = "text"
         return [block]
