@@ -224,7 +224,10 @@ def _public_objects():
     """(module name, name, object) of every name in the public modules' __all__."""
     found = []
     for module_name in PUBLIC_MODULES:
-        module = importlib.import_module(module_name)
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:  # crtrig.onnx without onnx (the test extra has it)
+            continue
         for name in module.__all__:
             found.append((module_name, name, getattr(module, name)))
     return found
@@ -318,6 +321,8 @@ def test_the_api_reference_lists_every_public_name():
         elif in_autosummary and line and not line.startswith(" "):
             in_autosummary = False
     public = {f"{m}.{n}" for m, n, _ in PUBLIC}
+    loaded = {m for m, _, _ in PUBLIC}
+    listed = {name for name in listed if name.rsplit(".", 1)[0] in loaded}
     # crtrig.windows is a module: its own section (".. module:: crtrig.windows") documents it.
     public.discard("crtrig.windows")
     assert public - listed == set(), f"public names missing from docs/api.rst: {sorted(public - listed)}"
