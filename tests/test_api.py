@@ -94,6 +94,24 @@ def test_too_large_sizes_fail_fast():
     assert time.monotonic() - start < 60  # generous: only guards against a hang
 
 
+@pytest.mark.parametrize("call, fragment", [
+    (lambda size: crtrig.hann_window(size), "size must be at most 2\\*\\*53"),
+    (lambda size: crtrig.blackman_window(-size), "size must be non-negative"),
+    (lambda size: crtrig.windows.hann(size), "M must be at most 2\\*\\*53"),
+    (lambda size: crtrig.windows.general_hamming(-size, 0.5), "M must be a non-negative integer"),
+    (lambda size: crtrig.windows.get_window("hann", size), "Nx must be at most 2\\*\\*53"),
+    (lambda size: crtrig.reference.window("hann", -size), "size must be non-negative"),
+])
+@pytest.mark.parametrize("digits", [4000, 5000])
+def test_a_huge_size_gets_the_usual_message_in_a_short_line(call, fragment, digits):
+    """10**5000 made the message itself fail (int -> str is limited to 4300 digits: a ValueError
+    about that instead of the size), 10**4000 printed 4000 digits; the size is now shown by its
+    bit count."""
+    with pytest.raises(ValueError, match=fragment) as info:
+        call(10 ** digits)
+    assert len(str(info.value)) < 200 and "bits" in str(info.value), str(info.value)[:300]
+
+
 @pytest.mark.parametrize("dtype,expected", [
     (np.float16, "float16"), ("f2", "float16"), ("half", "float16"),
     (ml_dtypes.bfloat16, "bfloat16"), ("bfloat16", "bfloat16"), (np.dtype(ml_dtypes.bfloat16), "bfloat16"),

@@ -541,3 +541,21 @@ def test_check_indices_cover_the_ends_and_stay_in_range():
         assert len(set(index.tolist())) == index.size and index.min() >= 0 and index.max() < size
         assert index[0] == 0 and index[-1] == size - 1
     assert math.isclose(len(bench.check_indices(10**7)), bench.CHECK_ELEMENTS)
+
+
+def test_plot_format_is_checked_before_the_run_and_written_to_the_exact_path(capsys, tmp_path, monkeypatch):
+    """An extension matplotlib cannot write: one line, exit 2, before any row
+    runs.  No extension: a PNG at exactly that path (matplotlib itself would
+    add ".png" to the name)."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", *TINY, "--plot", str(tmp_path / "speedups.bogus")])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1, captured.err
+    assert "matplotlib cannot write .bogus files" in captured.err
+    no_pool(monkeypatch)
+    path = tmp_path / "speedups"
+    run_bench(capsys, tmp_path, "--peers", "numpy", "--plot", str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(os.listdir(tmp_path)) == ["bench.json", "speedups"]
+

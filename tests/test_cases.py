@@ -28,6 +28,7 @@ from crtrig import cases, reference
 from crtrig.__main__ import main as cli_main
 
 import oracle
+from sanitizer_marks import address_space_limit, no_address_space_limit_under_asan
 
 REPO_CASES = Path(__file__).resolve().parent.parent / "cases"
 KIND_OF_OP = {
@@ -411,6 +412,17 @@ def test_implementation_receives_parsed_input_and_dtype(tmp_path):
     assert isinstance(size1, np.ndarray) and size1.shape == (1,) and size1.dtype == np.int64
     assert periodic0 is True and periodic1 is False
     assert dtype0 == np.dtype(np.float16) and dtype1 == np.dtype(ml_dtypes.bfloat16)
+
+
+def test_exponents_with_leading_zeros_are_read_exactly():
+    """A hex float's binary exponent was refused as out of range when it had more than six
+    characters, leading zeros included; only its value counts (decimals already did so)."""
+    assert cases._exact_value("0x1p+0000001") == 2
+    assert cases._exact_value("-0x1.8P0000000000003") == -12
+    assert cases._exact_value("0x1p-" + "0" * 100_000 + "1") == Fraction(1, 2)
+    assert cases._exact_value("1e-" + "0" * 100_000 + "1") == Fraction(1, 10)
+    with pytest.raises(cases._Invalid, match="binary exponent"):
+        cases._exact_value("0x1p+0003401")
 
 
 def test_decimal_values_are_rounded_once_into_the_dtype():
@@ -898,15 +910,10 @@ def test_cli_all_checks_every_element(tmp_path):
 HOSTILE_TIMEOUT = 60
 
 
-def _limit_memory():  # pragma: no cover - runs in the child
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
-
-
 def run_cases_bounded(*args, timeout=HOSTILE_TIMEOUT, report_memory=False):
     """``python -m crtrig cases ARGS`` in a child limited to 2 GiB of address
-    space (Linux), so that an unbounded read fails instead of eating memory.
+    space (Linux; not under tools/check_sanitizers.sh, see sanitizer_marks.py),
+    so that an unbounded read fails instead of eating memory.
     With report_memory the child prints its peak RSS in bytes on stderr's
     last line (where the resource module exists)."""
     env = dict(os.environ)
@@ -931,7 +938,7 @@ def run_cases_bounded(*args, timeout=HOSTILE_TIMEOUT, report_memory=False):
         text=True,
         env=env,
         timeout=timeout,
-        preexec_fn=_limit_memory if sys.platform.startswith("linux") else None,
+        preexec_fn=address_space_limit(2 << 30),
     )
 
 
@@ -945,6 +952,7 @@ def assert_one_line_exit_2(completed, path, fragment, max_length=300):
     assert len(lines[0]) <= max_length + len(str(path)), len(lines[0])
 
 
+@no_address_space_limit_under_asan
 def test_huge_window_without_data_is_sampled_in_bounded_memory(tmp_path):
     """The 230-byte file of a size-2^22 window without data: the pure-Python
     reference of every element took 74 s and 855 MiB; now a sample."""
@@ -1392,3 +1400,95 @@ def test_an_unknown_name_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
     assert run.stderr.splitlines() == [
         f"{MODULE_PROGRAM}: error: nosuch.json: neither a file nor the name of a shipped case file "
         f"(`{MODULE_PROGRAM} --list` lists them)"]
+
+
+# ---------------------------------------------------------------------------
+# Names from files are printed safely
+# ---------------------------------------------------------------------------
+
+#: Case names a file may hold (all valid JSON) and how result lines show them:
+#: as written when printable, without whitespace and not starting with a quote;
+#: otherwise quoted as repr() quotes them (escapes for control characters, lone
+#: surrogates, line separators, bidi overrides).
+NAMES_SHOWN = {
+    "plain_name": "plain_name",
+    "größe_π": "größe_π",
+    "\ud800": "'\\ud800'",
+    "red\x1b[31malert": "'red\\x1b[31malert'",
+    "clear\x1b[2J": "'clear\\x1b[2J'",
+    "two\nlines": "'two\\nlines'",
+    "fake  PASS  checked 1 of 1": "'fake  PASS  checked 1 of 1'",
+    "csi\u009b2J": "'csi\\x9b2J'",
+    "bidi\u202egnp.exe": "'bidi\\u202egnp.exe'",
+    "'quoted'": "\"'quoted'\"",
+}
+
+
+def run_subprocess_strict(*args, command="cases"):
+    """``python -m crtrig COMMAND ARGS`` with stdout/stderr encoded as UTF-8, strictly (the
+    usual terminal: a lone surrogate cannot be written)."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict")
+    package_root = str(Path(crtrig.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    return subprocess.run([sys.executable, "-m", "crtrig", command, *map(str, args)], capture_output=True,
+                          env=env, timeout=120)
+
+
+def assert_safe_text(data: bytes) -> str:
+    """Output bytes: UTF-8, and nothing a terminal would act on (ESC, C1 controls,
+    other control characters but the newline, bidi overrides)."""
+    text = data.decode("utf-8")
+    assert all(ch.isprintable() or ch == "\n" for ch in text), [ch for ch in text if not ch.isprintable()][:5]
+    return text
+
+
+def test_case_names_are_quoted_when_they_cannot_be_printed_as_they_are(tmp_path):
+    """A lone surrogate (valid JSON) in a case name made `cases` die with UnicodeEncodeError;
+    ESC reached the terminal; a newline split a result line.  Such names are quoted."""
+    file_cases = [trig_case(name, ["0.5"]) for name in NAMES_SHOWN]
+    path = write_file(tmp_path, file_cases, op="ai.onnx.Sin", name="names.json")
+    completed = run_subprocess_strict(path)
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-2000:]
+    out = assert_safe_text(completed.stdout)
+    lines = out.splitlines()
+    assert len(lines) == len(NAMES_SHOWN) + 1 and lines[-1] == f"{len(NAMES_SHOWN)} passed, 0 failed, 0 skipped"
+    for line, shown in zip(lines, NAMES_SHOWN.values()):
+        assert line.startswith(f"names.json  {shown}  PASS  checked 1 of 1  "), (line, shown)
+    # a terminal that cannot show every printable character gets escapes, not a traceback
+    env = dict(os.environ, PYTHONIOENCODING="ascii:strict")
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "cases", str(path)], capture_output=True, env=env,
+                               timeout=120)
+    assert completed.returncode == 0 and "names.json  gr\\xf6\\xdfe_\\u03c0  PASS" in completed.stdout.decode("ascii")
+    # --junit keeps the names (escaped as XML requires), the result lines quote them
+    junit = tmp_path / "report.xml"
+    out = io.StringIO()
+    assert cases.run_cli([str(path)], impl=make_impl(), out=out, err=io.StringIO(), junit=str(junit)) == 0
+    for line, shown in zip(out.getvalue().splitlines(), NAMES_SHOWN.values()):
+        assert line.startswith(f"names.json  {shown}  PASS  "), (line, shown)
+    assert "\\x1b[31m" in junit.read_text() and "'red\\x1b[31malert'" in junit.read_text()
+
+
+def test_names_in_error_messages_and_file_names_are_quoted_too(tmp_path):
+    """Error messages quote a case name (and the file name) the same way: one line, no ESC."""
+    for name in ("dup\x1b[2J", "\ud800", "two\nlines"):
+        path = write_file(tmp_path, [trig_case(name, ["0.5"]), trig_case(name, ["0.25"])], op="ai.onnx.Sin")
+        completed = run_subprocess_strict(path)
+        assert completed.returncode == 2 and completed.stdout == b"", completed
+        err = assert_safe_text(completed.stderr)
+        assert len(err.splitlines()) == 1 and f"case {NAMES_SHOWN.get(name, repr(name))}: duplicate" in err, err
+    evil = tmp_path / "evil\x1b[2J\n.json"
+    evil.write_text(json.dumps({"op": "ai.onnx.Sin", "cases": [trig_case("ok", ["0.5"])]}))
+    completed = run_subprocess_strict(evil)
+    assert completed.returncode == 0, completed
+    lines = assert_safe_text(completed.stdout).splitlines()
+    assert len(lines) == 2 and lines[0].startswith("evil\\x1b[2J\\n.json  ok  PASS"), lines
+    evil.write_text("{")
+    completed = run_subprocess_strict(evil)
+    assert completed.returncode == 2 and len(assert_safe_text(completed.stderr).splitlines()) == 1, completed
+    # an implementation's exception text with a newline stays on its result line
+    def broken(x):
+        raise ValueError("first line\nsecond line\x1b[2J")
+
+    status, out, err = run_in_process([write_file(tmp_path, [trig_case("ok", ["0.5"])], op="ai.onnx.Sin")],
+                                      impl={"sin": broken})
+    assert status == 1 and len(out.splitlines()) == 2 and "first line second line\\x1b[2J" in out, out

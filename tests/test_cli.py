@@ -112,3 +112,124 @@ def test_a_command_whose_module_cannot_be_imported_is_a_one_line_error(monkeypat
     assert captured.out == "" and captured.err.startswith("crtrig needs-extra: error: this command cannot be loaded (")
     assert len(captured.err.splitlines()) == 1 and "_not_installed_module" in captured.err
     assert cli_main(["cases", "/nonexistent.json"]) == 2  # the others still work
+
+
+# ---------------------------------------------------------------------------
+# Argument values: bounded, cut in messages, no silent acceptance
+# ---------------------------------------------------------------------------
+
+#: int() refuses it (more than 4300 digits) ...
+LONG = "9" * 5000
+#: ... and reads this one, which is out of every range.
+LONG_INT = "9" * 4000
+
+
+def cli_status(capsys, arguments):
+    """(exit status, stdout, stderr) of crtrig ARGS run in this process."""
+    try:
+        status = cli_main([str(a) for a in arguments])
+    except SystemExit as exc:
+        status = exc.code
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def assert_short_usage_error(status, out, err, fragment=""):
+    assert status == 2 and out == "", (status, out[-500:], err[-500:])
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err[-2000:]
+    assert len(err) < 300 and "9" * 50 not in err, err[:500]
+    assert fragment in err, err
+
+
+@pytest.mark.parametrize("arguments", [
+    ["onnx-fold", "in.onnx", "out.onnx", "--max-bytes", LONG],
+    ["onnx-fold", "in.onnx", "out.onnx", "--max-bytes", "-" + LONG_INT],
+    ["compare", "--seed", LONG],
+    ["compare", "--seed", "-" + LONG_INT],
+    ["compare", "--sizes", "2," + LONG],
+    ["compare", "--sizes", LONG_INT],
+    ["compare", "--samples", LONG_INT],
+    ["bench", "--trig-size", LONG],
+    ["bench", "--trig-size", LONG_INT],
+    ["bench", "--window-sizes", "8," + LONG_INT],
+    ["verify", "sin", "--sample", LONG_INT],
+    ["verify", "sin", "--sample", LONG],
+    ["verify", "sin", "--jobs", "-" + LONG_INT],
+    ["verify", "sin", "--seed", "-" + LONG_INT],
+    ["verify", "sin", "--margin-log2", LONG_INT],
+    ["verify", "sin", "--progress-interval", LONG],
+    ["cases", "--max-file-size", LONG_INT, "FILE"],
+    ["cases", "--check-limit", LONG, "FILE"],
+    ["grade", "FILE", "FILE", "--max-file-size", LONG_INT],
+], ids=lambda arguments: " ".join(a[:12] for a in arguments))
+def test_an_over_long_number_is_a_short_one_line_error(capsys, tmp_path, arguments):
+    """A 5,000-digit value was echoed in full (onnx-fold --max-bytes, compare --seed/--sizes,
+    bench --trig-size, verify's range errors) or made a traceback (cases and grade
+    --max-file-size): now one line that quotes at most 40 characters, exit status 2, before
+    any work."""
+    case_file = tmp_path / "sin.json"
+    case_file.write_text(json.dumps({"op": "ai.onnx.Sin", "cases": []}))
+    arguments = [case_file if a == "FILE" else a for a in arguments]
+    assert_short_usage_error(*cli_status(capsys, arguments))
+
+
+@pytest.mark.parametrize("arguments", [
+    ["onnx-fold", "in.onnx", "out.onnx", "--max-bytes", LONG_INT],
+    ["compare", "--seed", LONG_INT],
+    ["verify", "sin", "--seed", LONG_INT],
+], ids=lambda arguments: arguments[-2])
+def test_unbounded_integer_options_are_bounded(capsys, arguments):
+    """A seed or byte limit of 4,000 digits was accepted (and printed back in the report):
+    such options take values below 2**64."""
+    from crtrig.__main__ import build_parser
+
+    with pytest.raises(SystemExit) as info:
+        build_parser("crtrig", command=arguments[0]).parse_args(arguments)
+    captured = capsys.readouterr()
+    assert_short_usage_error(info.value.code, captured.out, captured.err, "2**64")
+    build_parser("crtrig", command=arguments[0]).parse_args(arguments[:-1] + [str(2**64 - 1)])
+
+
+@pytest.mark.parametrize("arguments, fragment", [
+    (["compare", "--peers", "numpy,numpy"], "numpy"),
+    (["compare", "--dtypes", "float32,float64,float32"], "float32"),
+    (["compare", "--sizes", "16,17,16"], "16"),
+    (["bench", "--peers", "scipy, numpy,scipy"], "scipy"),
+    (["bench", "--window-sizes", "64,64"], "64"),
+    (["verify", "sin", "--progress-interval", "1e-300"], "--progress-interval"),
+    (["verify", "sin", "--progress-interval", "0.5"], "--progress-interval"),
+    (["--version", "extra"], "--version"),
+    (["--version", "cases"], "--version"),
+    (["--version", "--version"], "--version"),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else None)
+def test_meaningless_arguments_are_refused_not_ignored(capsys, arguments, fragment):
+    """`--peers numpy,numpy` (and other repeated list items), `verify --progress-interval 1e-300`
+    and `crtrig --version extra` were accepted silently: each is a one-line usage error now."""
+    if arguments[0] == "--version":
+        status, out, err = cli_status(capsys, arguments)
+    else:  # only the parser: before the fix these ran a whole benchmark or verification
+        from crtrig.__main__ import build_parser
+
+        with pytest.raises(SystemExit) as info:
+            build_parser("crtrig", command=arguments[0]).parse_args(arguments)
+        status, (out, err) = info.value.code, capsys.readouterr()
+    assert_short_usage_error(status, out, err, fragment)
+    if "--progress-interval" in arguments:
+        assert "at least 1" in err
+    elif "--version" not in arguments:
+        assert "more than once" in err
+
+
+def test_version_alone_still_prints_the_versions(capsys):
+    status, out, err = cli_status(capsys, ["--version"])
+    assert status == 0 and err == "" and out.startswith(f"crtrig {crtrig.__version__}\n")
+    from crtrig.__main__ import build_parser
+
+    args = build_parser("crtrig", command="verify").parse_args(["verify", "sin", "--progress-interval", "1"])
+    assert args.progress_interval == 1.0
+
+
+def test_version_with_extra_arguments_through_the_console_script():
+    completed = run("module", "--version", "extra")
+    assert completed.returncode == 2 and completed.stdout == "", completed
+    assert len(completed.stderr.splitlines()) == 1 and "--version" in completed.stderr, completed.stderr

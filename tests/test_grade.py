@@ -216,3 +216,96 @@ def test_results_that_do_not_fit_the_cases_are_malformed(tmp_path):
     big_endian = npz("big_endian.npz", a=good["a"].astype(">f4"), b=good["b"])
     status, out, err = run(path, big_endian, max_ulp=0)
     assert status == 0 and err == "", err
+
+
+def _patch_zip_member(source, target, member, local_offset, central_offset, value):
+    """Copy the zip `source` to `target`, writing the little-endian uint16 `value` at
+    `local_offset` of `member`'s local header and `central_offset` of its central
+    directory entry (6 and 8: the flag bits; 8 and 10: the compression method)."""
+    data = bytearray(source.read_bytes())
+    name = member.encode()
+    for signature, name_length_at, name_at, offset in ((b"PK\x03\x04", 26, 30, local_offset),
+                                                       (b"PK\x01\x02", 28, 46, central_offset)):
+        start, patched = 0, 0
+        while (start := data.find(signature, start)) >= 0:
+            length = int.from_bytes(data[start + name_length_at:start + name_length_at + 2], "little")
+            if data[start + name_at:start + name_at + length] == name:
+                data[start + offset:start + offset + 2] = value.to_bytes(2, "little")
+                patched += 1
+            start += 4
+        assert patched == 1, (signature, member)
+    target.write_bytes(bytes(data))
+    return target
+
+
+def test_unreadable_npz_members_are_one_line_and_exit_2(tmp_path, capsys):
+    """An encrypted member (RuntimeError), compression method 93 or 99 (NotImplementedError),
+    a corrupt deflate stream (zlib.error) made a traceback and exit status 1 (which means
+    "above --max-ulp"); a .npy header above numpy's 10,000 bytes a two-line message.
+    Each is now one line naming the array, exit status 2."""
+    from crtrig.__main__ import main as cli_main
+
+    path = write(tmp_path, "w.json", "ai.onnx.HannWindow", [window_case("a", 8), window_case("b", 4)])
+    good = tmp_path / "good.npz"
+    np.savez(good, a=crtrig.hann_window(8), b=crtrig.hann_window(4))
+    corrupt_cases = write(tmp_path, "big.json", "ai.onnx.HannWindow", [window_case("a", 4096), window_case("b", 4)])
+    compressed = tmp_path / "compressed.npz"
+    np.savez_compressed(compressed, a=crtrig.hann_window(4096), b=crtrig.hann_window(4))
+    corrupt = bytearray(compressed.read_bytes())
+    with zipfile.ZipFile(compressed) as archive:
+        info = archive.getinfo("a.npy")
+    local_extra = int.from_bytes(corrupt[info.header_offset + 28:info.header_offset + 30], "little")
+    middle = info.header_offset + 30 + len(info.filename) + local_extra + info.compress_size // 2
+    corrupt[middle:middle + 4] = b"\x00\xff\x00\xff"  # past the .npy header: zlib.error in the data
+    (tmp_path / "corrupt.npz").write_bytes(bytes(corrupt))
+    big_header = tmp_path / "big_header.npz"
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }".ljust(20000 - 11) + "\n"
+    with zipfile.ZipFile(big_header, "w") as archive:
+        archive.writestr("a.npy", b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode()
+                         + crtrig.hann_window(8).tobytes())
+        archive.writestr("b.npy", b"")
+    results = {
+        _patch_zip_member(good, tmp_path / "encrypted.npz", "a.npy", 6, 8, 1): "array 'a'",
+        _patch_zip_member(good, tmp_path / "zstd.npz", "b.npy", 8, 10, 93): "array 'b'",
+        _patch_zip_member(good, tmp_path / "aes.npz", "a.npy", 8, 10, 99): "array 'a'",
+        big_header: "array 'a': cannot read its header",
+        tmp_path / "corrupt.npz": "array 'a'",
+    }
+    for results_path, fragment in results.items():
+        if results_path.name == "corrupt.npz":
+            path = corrupt_cases
+        status, out, err = run(path, results_path)
+        assert status == 2 and out == "" and len(err.splitlines()) == 1, (results_path.name, err)
+        assert err.startswith(f"crtrig grade: error: {results_path}: {fragment}"), err
+        assert len(err) < 400, err
+        # and through the command line, with --max-ulp (whose exit status 1 a traceback imitated)
+        assert cli_main(["grade", str(path), str(results_path), "--max-ulp", "0"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.splitlines()) == 1, captured.err
+    assert run(tmp_path / "w.json", good)[0] == 0
+
+
+def test_case_names_are_quoted_when_they_cannot_be_printed_as_they_are(tmp_path):
+    """A lone surrogate in a case name made `grade` die with UnicodeEncodeError, ESC reached
+    the terminal, a newline split a line: such names are quoted (as repr() quotes them)."""
+    import os
+    import subprocess
+    import sys
+
+    names = {"plain": "plain", "\ud800": "'\\ud800'", "esc\x1b[2J": "'esc\\x1b[2J'", "new\nline": "'new\\nline'"}
+    sin_half = crtrig.sin(np.array([0.5], np.float32))[0]
+    path = write(tmp_path, "names.json", "ai.onnx.Sin", [trig_case(name, ["0.5"]) for name in names])
+    results = write(tmp_path, "results.json", "ai.onnx.Sin",
+                    [trig_case(name, ["0.5"], data=[repr(float(sin_half))]) for name in names])
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "grade", str(path), str(results), "--max-ulp", "0"],
+                               capture_output=True, timeout=120, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    assert completed.returncode == 0, completed.stderr.decode(errors="replace")[-2000:]
+    out = completed.stdout.decode("utf-8")
+    assert all(ch.isprintable() or ch == "\n" for ch in out), out
+    lines = out.splitlines()
+    assert len(lines) == len(names) + 1
+    for line, shown in zip(lines, names.values()):
+        assert line.startswith(f"names.json  {shown}  PASS  checked 1 of 1  max_ulp=0"), (line, shown)
+    # a case missing from RESULTS, named by a lone surrogate: the error quotes it
+    status, out, err = run(path, write(tmp_path, "short.json", "ai.onnx.Sin", [trig_case("plain", ["0.5"], data=["0"])]))
+    assert status == 2 and "no case '\\ud800'" in err and len(err.splitlines()) == 1, err

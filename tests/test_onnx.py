@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import re
+import resource
+import stat
 import subprocess
 import sys
 import warnings
@@ -670,3 +672,259 @@ def test_onnx_fold_command_errors_are_one_line_with_status_2(tmp_path, case):
     if case == "negative":
         assert "HammingWindow node 'ham': size must be non-negative; got -5" in lines[0]
     assert not target.exists()
+
+
+# ---------------------------------------------------------------------------
+# Scopes: a name a subgraph defines hides the enclosing graph's constant
+# ---------------------------------------------------------------------------
+
+
+def int_input(name, shape=()):
+    return helper.make_tensor_value_info(name, TensorProto.INT64, list(shape))
+
+
+def shadowing_model():
+    """The outer graph has a Constant n = 8 (and a window of it).  A Loop
+    (one trip) carries its own n = 4 into its body, whose window of n is a
+    window of 4; inside that body an If (on the model's input "branch"):
+    its then branch uses the body's n, its else branch has an initializer n = 5; a Scan in the body has a state n = 3
+    and a window of the outer graph's m = 6, which nothing redefines."""
+    scan_body = helper.make_graph(
+        [helper.make_node("Identity", ["n"], ["n_next"]),
+         helper.make_node("HannWindow", ["n"], ["scan_w"], name="scan window of its state n"),
+         helper.make_node("BlackmanWindow", ["m"], ["scan_m"], name="scan window of the outer m")],
+        "scan_body", [int_input("n"), helper.make_tensor_value_info("x", TensorProto.FLOAT, [])],
+        [int_input("n_next"), out("scan_w", TensorProto.FLOAT), out("scan_m", TensorProto.FLOAT)])
+    then_branch = helper.make_graph(
+        [helper.make_node("HammingWindow", ["n"], ["if_w"], name="then window of the loop's n")],
+        "then", [], [out("if_w", TensorProto.FLOAT)])
+    else_branch = helper.make_graph(
+        [helper.make_node("HammingWindow", ["n"], ["if_w"], name="else window of its own n")],
+        "else", [], [out("if_w", TensorProto.FLOAT)],
+        initializer=[numpy_helper.from_array(np.array(5, np.int64), "n")])
+    loop_body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Identity", ["n"], ["n_out"]),
+         helper.make_node("HannWindow", ["n"], ["loop_w"], name="loop window of its input n"),
+         helper.make_node("If", ["branch"], ["loop_if"], then_branch=then_branch, else_branch=else_branch),
+         helper.make_node("Constant", [], ["three"], value=numpy_helper.from_array(np.array(3, np.int64))),
+         helper.make_node("Constant", [], ["xs"], value=numpy_helper.from_array(np.zeros(1, np.float32))),
+         helper.make_node("Scan", ["three", "xs"], ["three_out", "loop_scan_w", "loop_scan_m"], num_scan_inputs=1,
+                          body=scan_body)],
+        "loop_body", [int_input("i"), helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+                      int_input("n")],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), int_input("n_out"),
+         out("loop_w", TensorProto.FLOAT), out("loop_if", TensorProto.FLOAT),
+         out("loop_scan_w", TensorProto.FLOAT, (1, None)), out("loop_scan_m", TensorProto.FLOAT, (1, None))])
+    nodes = [helper.make_node("Constant", [], ["n"], value_int=8),
+             helper.make_node("Constant", [], ["m"], value_int=6),
+             helper.make_node("HannWindow", ["n"], ["outer_w"], name="outer window of n"),
+             helper.make_node("Constant", [], ["trips"], value=numpy_helper.from_array(np.array(1, np.int64))),
+             helper.make_node("Constant", [], ["four"], value=numpy_helper.from_array(np.array(4, np.int64))),
+             helper.make_node("Constant", [], ["yes"], value=numpy_helper.from_array(np.array(True))),
+             helper.make_node("Loop", ["trips", "yes", "four"],
+                              ["n_final", "ws", "ifs", "scan_ws", "scan_ms"], body=loop_body)]
+    return make_model(nodes, [out("outer_w", TensorProto.FLOAT), int_input("n_final"),
+                              out("ws", TensorProto.FLOAT, (1, None)), out("ifs", TensorProto.FLOAT, (1, None)),
+                              out("scan_ws", TensorProto.FLOAT, (1, 1, None)),
+                              out("scan_ms", TensorProto.FLOAT, (1, 1, None))],
+                      inputs=[helper.make_tensor_value_info("branch", TensorProto.BOOL, [])])
+
+
+def test_names_a_subgraph_defines_hide_outer_constants():
+    model = shadowing_model()
+    onnx.checker.check_model(model, full_check=True)
+    folded, done, left = co._fold_windows(model, co.DEFAULT_FOLD_MAX_BYTES)
+    onnx.checker.check_model(folded, full_check=True)
+    assert sorted(done) == sorted(f"{op} node {name!r}" for op, name in [
+        ("HannWindow", "outer window of n"), ("HammingWindow", "else window of its own n"),
+        ("BlackmanWindow", "scan window of the outer m")])
+    assert sorted(left) == sorted((f"{op} node {name!r}", "its size is not a constant") for op, name in [
+        ("HannWindow", "loop window of its input n"), ("HammingWindow", "then window of the loop's n"),
+        ("HannWindow", "scan window of its state n")])
+    # The outer n is still used (by nothing but its folded window: dropped); m fed only
+    # a folded window in a body two levels down: dropped too.
+    assert [n.output[0] for n in folded.graph.node] == ["trips", "four", "yes", "n_final"]
+    for cond in (True, False):
+        feeds = {"branch": np.array(cond)}
+        before, after = ort_run(model, feeds), ort_run(folded, feeds)
+        shapes = [(8,), (), (1, 4), (1, 4 if cond else 5), (1, 1, 3), (1, 1, 6)]
+        assert [a.shape for a in before] == [a.shape for a in after] == shapes
+        outer_w, _, ws, ifs, scan_ws, scan_ms = after
+        # Folded: crtrig's windows.  Left alone: onnxruntime computes them, as before.
+        assert bits(outer_w) == bits(crtrig.hann_window(8))
+        assert bits(scan_ms[0, 0]) == bits(crtrig.blackman_window(6))
+        assert bits(ws) == bits(before[2]) and bits(scan_ws) == bits(before[4])
+        assert bits(ifs) == (bits(before[3]) if cond else bits(crtrig.hamming_window(5)[None]))
+
+
+def test_a_node_output_in_a_body_hides_an_outer_constant_and_fails_the_checker(tmp_path):
+    """A body node that redefines n: onnx.checker refuses the model (SSA), so
+    fold_windows and onnx-fold refuse it; folding it unchecked still binds
+    the body's n, not the outer constant."""
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+         helper.make_node("Add", ["i", "one"], ["n"]),
+         helper.make_node("HannWindow", ["n"], ["w"], name="body")],
+        "body", [int_input("i"), helper.make_tensor_value_info("cond_in", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), out("w", TensorProto.FLOAT)])
+    nodes = [helper.make_node("Constant", [], ["n"], value_int=8),
+             helper.make_node("Constant", [], ["one"], value_int=1),
+             helper.make_node("Constant", [], ["trips"], value=numpy_helper.from_array(np.array(2, np.int64))),
+             helper.make_node("HannWindow", ["n"], ["outer"]),
+             helper.make_node("Loop", ["trips", "cond"], ["ws"], body=body)]
+    model = make_model(nodes, [out("outer", TensorProto.FLOAT), out("ws", TensorProto.FLOAT, (2, None))],
+                       inputs=[helper.make_tensor_value_info("cond", TensorProto.BOOL, [])])
+    with pytest.raises(onnx.checker.ValidationError, match="single static assignment"):
+        onnx.checker.check_model(model)
+    with pytest.raises(ValueError, match="^the model fails onnx.checker: .*single static assignment"):
+        co.fold_windows(model)
+    folded, done, left = co._fold_windows(model, co.DEFAULT_FOLD_MAX_BYTES, check=False)
+    assert done == ["HannWindow node with output 'outer'"]
+    assert left == [("HannWindow node 'body'", "its size is not a constant")]
+    path, target = tmp_path / "in.onnx", tmp_path / "out.onnx"
+    path.write_bytes(model.SerializeToString())
+    result = onnx_fold_subprocess(path, target)
+    assert result.returncode == 2 and result.stdout == "" and not target.exists()
+    assert re.fullmatch(r"crtrig onnx-fold: error: \S+in\.onnx fails onnx\.checker, nothing folded: "
+                        r".*single static assignment.*\n", result.stderr), result.stderr
+
+
+# ---------------------------------------------------------------------------
+# onnx-fold reads a bounded amount whatever the file says
+# ---------------------------------------------------------------------------
+
+
+def onnx_fold_subprocess(*args, address_space=None, timeout=120):
+    def limit():
+        if address_space is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    return subprocess.run([sys.executable, "-m", "crtrig", "onnx-fold", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, preexec_fn=limit)
+
+
+def one_error_line(result, *fragments):
+    assert result.returncode == 2, result
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("crtrig onnx-fold: error: "), result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+
+
+def external(tensor, location, offset=None, length=None):
+    tensor.data_location = TensorProto.EXTERNAL
+    for key, value in (("location", location), ("offset", offset), ("length", length)):
+        if value is not None:
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, str(value)
+    return tensor
+
+
+GIB = 1 << 30
+
+
+def test_onnx_fold_leaves_unrelated_external_data_unread(tmp_path):
+    """A model of a few hundred bytes with a 3 GiB external tensor (a sparse
+    file) folds within a 1 GiB address space; the output refers to the same
+    file."""
+    big = TensorProto(name="big", data_type=TensorProto.FLOAT, dims=[3 * GIB // 4])
+    size = TensorProto(name="size", data_type=TensorProto.INT64, dims=[])
+    nodes = [helper.make_node("HannWindow", ["size"], ["w"], output_datatype=TensorProto.DOUBLE),
+             helper.make_node("ReduceSum", ["big"], ["s"], keepdims=0)]
+    model = make_model(nodes, [out("w", TensorProto.DOUBLE), out("s", TensorProto.FLOAT, ())],
+                       [external(big, "big.bin", 0, 3 * GIB), external(size, "size.bin", 8, 8)])
+    source, target = tmp_path / "in.onnx", tmp_path / "out.onnx"
+    source.write_bytes(model.SerializeToString())
+    assert source.stat().st_size < 512
+    with open(tmp_path / "big.bin", "wb") as f:
+        f.truncate(3 * GIB)
+    (tmp_path / "size.bin").write_bytes(np.array([-1, 1000], "<i8").tobytes())
+    result = onnx_fold_subprocess(source, target, address_space=GIB)
+    assert result.returncode == 0, result
+    assert "folded 1 window node" in result.stdout
+    folded = onnx.load(target, load_external_data=False)
+    onnx.checker.check_model(str(target))
+    assert [t.name for t in folded.graph.initializer] == ["big", "w"]  # size fed only the window
+    assert folded.graph.initializer[0].external_data == big.external_data
+    assert bits(initializer(folded.graph, "w")) == bits(crtrig.hann_window(1000, dtype=np.float64))
+    assert (tmp_path / "big.bin").stat().st_blocks == 0  # still all holes: nothing written there
+    # Elsewhere the external references would break: refused, nothing written.
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    one_error_line(onnx_fold_subprocess(source, other / "out.onnx"), "external data", "directory")
+    assert os.listdir(other) == []
+
+
+def test_an_external_size_is_read_only_when_it_is_one_element(tmp_path):
+    """A window whose size names a 3 GiB external int64 tensor: an error naming
+    the node, nothing read; a size whose external data is missing or too short:
+    the checker or the fold says so."""
+    size = TensorProto(name="size", data_type=TensorProto.INT64, dims=[3 * GIB // 8])
+    nodes = [helper.make_node("HannWindow", ["size"], ["w"], name="huge")]
+    model = make_model(nodes, [out("w", TensorProto.FLOAT)], [external(size, "size.bin")])
+    source, target = tmp_path / "in.onnx", tmp_path / "out.onnx"
+    source.write_bytes(model.SerializeToString())
+    with open(tmp_path / "size.bin", "wb") as f:
+        f.truncate(3 * GIB)
+    one_error_line(onnx_fold_subprocess(source, target, address_space=GIB),
+                   "HannWindow node 'huge': size must be a scalar")
+    # One element, but the file holds fewer than 8 bytes past the offset: left alone.
+    del size.dims[:]
+    model = make_model(nodes, [out("w", TensorProto.FLOAT)], [external(size, "short.bin", 4)])
+    source.write_bytes(model.SerializeToString())
+    (tmp_path / "short.bin").write_bytes(b"\x01" * 8)
+    result = onnx_fold_subprocess(source, target)
+    assert result.returncode == 0 and "left HannWindow node 'huge': its size constant cannot be read" in result.stdout
+    (tmp_path / "short.bin").unlink()
+    one_error_line(onnx_fold_subprocess(source, target), "fails onnx.checker", "short.bin")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "above 2 GiB", "directory"])
+def test_onnx_fold_refuses_an_input_that_is_not_a_bounded_regular_file(tmp_path, kind):
+    source = {"fifo": tmp_path / "in.onnx", "/dev/zero": "/dev/zero", "above 2 GiB": tmp_path / "in.onnx",
+              "directory": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(source)
+    elif kind == "above 2 GiB":
+        with open(source, "wb") as f:
+            f.truncate(2 * GIB)
+    result = onnx_fold_subprocess(source, tmp_path / "out.onnx", address_space=GIB, timeout=60)
+    one_error_line(result, "cannot read ", "more than protobuf's limit of 2147483647 bytes"
+                   if kind == "above 2 GiB" else "not a regular file")
+    assert not (tmp_path / "out.onnx").exists()
+
+
+def test_a_folded_model_above_2_gib_is_refused_before_any_window_is_computed(tmp_path):
+    """A float64 window of 2**28 + 1 elements is 2 GiB + 8 bytes: refused at
+    once (within a 1 GiB address space), saying why."""
+    source, target = tmp_path / "in.onnx", tmp_path / "out.onnx"
+    fold_model_file(source, size=2**28 + 1)
+    result = onnx_fold_subprocess(source, target, "--max-bytes", 2**33, address_space=GIB)
+    one_error_line(result, "the folded model would take about 214748", "more than protobuf's 2 GiB limit",
+                   "--max-bytes")
+    assert not target.exists()
+
+
+def test_the_output_size_estimate_is_an_upper_bound():
+    """_fold_windows's estimate (checked before any window is computed) is at
+    least the folded model's size: windows at three depths, names of any length."""
+    model = shadowing_model()
+    for node in model.graph.node:
+        if node.op_type == "HannWindow":
+            node.output[0] = "a much longer output name " * 20
+    model.graph.output[0].name = "a much longer output name " * 20
+    with pytest.raises(co._OutputTooLarge) as too_large:
+        co._fold_windows(model, co.DEFAULT_FOLD_MAX_BYTES, output_limit=0)
+    folded = co.fold_windows(model)
+    assert folded.ByteSize() <= too_large.value.estimate <= folded.ByteSize() + 4096
+    assert co._fold_windows(model, co.DEFAULT_FOLD_MAX_BYTES, output_limit=too_large.value.estimate)[1]
+
+
+def test_onnx_fold_in_place_keeps_the_permissions(tmp_path):
+    source = tmp_path / "in.onnx"
+    fold_model_file(source)
+    os.chmod(source, 0o644)
+    assert main(["onnx-fold", str(source), str(source)]) == 0
+    assert stat.S_IMODE(os.stat(source).st_mode) == 0o644
+    assert window_ops(onnx.load(source).graph) == []

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import subprocess
 import sys
 from fractions import Fraction
 
@@ -168,6 +169,34 @@ def test_symmetric_size_one_is_nan_and_size_zero_empty():
 def test_bad_coefficients_raise(coefficients, error):
     with pytest.raises(error):
         reference.cosine_sum_window(coefficients, 4)
+
+
+HOSTILE_COEFFICIENTS = """
+from crtrig import reference
+for coefficients in (("1e-999999999", "0.5"), ("0.5", "1e999999999"), ("-1E+9_999_999_99",),
+                     ("1" * 5000,), ("0." + "0" * 5000 + "1",), ("1/" + "3" * 5000,), ("1e-" + "9" * 5000,)):
+    try:
+        reference.cosine_sum_window(coefficients, 4)
+    except ValueError as exc:
+        message = str(exc)
+        assert "coefficient" in message and len(message) < 250, message[:300]
+    else:
+        raise AssertionError(coefficients[0][:40])
+# what a case file may hold is still fine: 2000 digits, decimal exponents up to +-1000
+assert reference.cosine_sum_window(("0.5" + "0" * 1998, "5e-1", "1e-1000"), 4).dtype.name == "float32"
+print("done")
+"""
+
+
+def test_coefficients_with_a_huge_exponent_or_size_are_refused_at_once():
+    """Fraction("1e-999999999") computes 10**999999999 (a minute, gigabytes); the
+    coefficients' exponents and sizes are checked first (a ValueError at once)."""
+    try:
+        completed = subprocess.run([sys.executable, "-c", HOSTILE_COEFFICIENTS], capture_output=True, text=True,
+                                   timeout=60)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"timed out after {exc.timeout} s")
+    assert completed.returncode == 0 and completed.stdout == "done\n", completed.stderr[-3000:]
 
 
 def test_bad_size_and_dtype_raise():

@@ -32,6 +32,7 @@ from crtrig import _core, _threads, reference, verify
 from crtrig._windows import make_window
 
 import oracle
+from sanitizer_marks import no_address_space_limit_under_asan
 from test_sincos import float32_sample, same_bits
 from test_window import assert_same_values
 
@@ -475,6 +476,204 @@ def test_busy_pool_does_not_multiply_threads():
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
 
 
+# ---------------------------------------------------------------------------
+# The pool's footprint: small worker stacks, a cap, workers that retire
+# ---------------------------------------------------------------------------
+
+WORKER_STACK = 256 * 1024  # threads.c: CRTRIG_WORKER_STACK_SIZE
+ON_LINUX = sys.platform.startswith("linux")
+
+
+def expected_cap():
+    """threads.c's cap: max(8, 2 * the CPUs of the affinity mask), at most 1024."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return min(max(8, 2 * cpus), _threads.MAX_THREADS)
+
+
+POOL_FOOTPRINT_PRELUDE = """
+    import os, time, numpy as np, crtrig
+    from crtrig import _core
+
+    def os_threads():  # the threads of this process (Linux), or None
+        return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+"""
+
+
+@no_address_space_limit_under_asan
+@pytest.mark.skipif(not ON_LINUX, reason="RLIMIT_AS and /proc/self/status: Linux")
+def test_a_thousand_threads_fit_in_a_limited_address_space():
+    """Issue N6: set_num_threads(1024) and one large call under `ulimit -v`
+    started 468 workers of 8 MiB of stack each, took the whole address space,
+    and later allocations failed.  In a fresh process limited to 2 GiB of
+    address space beyond what it already maps: the large call is exact, the
+    pool stays within its cap, a 1 GiB array can still be made and written,
+    and lowering the count to 1 retires every worker."""
+    code = POOL_FOOTPRINT_PRELUDE + """
+    import resource
+
+    def mapped_bytes():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+
+    x = np.linspace(-1e3, 1e3, 1 << 22, dtype=np.float32)  # 16384 blocks: enough for 1024 threads
+    crtrig.set_num_threads(1)
+    want = crtrig.sin(x)
+    limit = mapped_bytes() + (2 << 30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    crtrig.set_num_threads(1024)
+    got = crtrig.sin(x)
+    stats = _core.pool_stats()
+    try:
+        big = np.ones(1 << 27)  # 1 GiB, every page written
+    except MemoryError:
+        raise SystemExit(f"no room for 1 GiB after the call: {stats['workers']} workers, "
+                         f"{mapped_bytes() >> 20} MiB mapped, limit {limit >> 20} MiB")
+    assert big.sum() == 1 << 27
+    del big
+    assert got.tobytes() == want.tobytes()
+    assert stats["parallel_jobs"] == 1 and crtrig.get_num_threads() == 1024, stats
+    cap = _core.pool_details()["max_threads_per_call"]
+    assert stats["workers"] == cap - 1, (stats, cap)
+    crtrig.set_num_threads(1)
+    assert _core._wait_for_pool_workers(0) == 0, _core.pool_stats()
+    print(stats["workers"], cap)
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stdout + result.stderr
+    workers, cap = map(int, result.stdout.split())
+    assert cap == expected_cap() and workers == cap - 1
+
+
+def test_set_num_threads_above_the_cap_is_accepted_and_capped():
+    """Any count up to 1024 is accepted and reported as set; a call runs on at
+    most the cap, max(8, 2 * CPUs available), so the pool starts cap - 1
+    workers, and the process has that many more threads, not 1023."""
+    code = POOL_FOOTPRINT_PRELUDE + """
+    before = os_threads()
+    crtrig.set_num_threads(1024)
+    x = np.linspace(-1e3, 1e3, 1 << 20, dtype=np.float32)  # 4096 blocks
+    crtrig.sin(x)
+    crtrig.hann_window(1 << 21)
+    assert crtrig.get_num_threads() == 1024 and _core.thread_config()["num_threads"] == 1024
+    workers = _core.pool_stats()["workers"]
+    added = None if before is None else os_threads() - before
+    print(workers, _core.pool_details()["max_threads_per_call"], added)
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stdout + result.stderr
+    workers, cap, added = result.stdout.split()
+    assert int(cap) == expected_cap() and int(workers) == int(cap) - 1
+    assert added == "None" or int(added) == int(workers)
+
+
+def test_lowering_the_thread_count_retires_workers():
+    """Workers above a lowered count retire (their threads end): 4 threads,
+    then 2 (workers 1 and 2 go, worker 0 stays), then 1 (none left); the
+    test hook waits for the retirements, without sleeping.  Raised again,
+    the pool grows back, and every result is exact on the way."""
+    code = POOL_FOOTPRINT_PRELUDE + """
+    x = np.linspace(-50, 50, 1 << 20, dtype=np.float32)
+    crtrig.set_num_threads(1)
+    want = crtrig.sin(x)
+    baseline = os_threads()
+    _core._wait_for_workers(True)  # every worker takes part in each call
+
+    def call(n):
+        crtrig.set_num_threads(n)
+        assert crtrig.sin(x).tobytes() == want.tobytes(), n
+        return _core.pool_stats()["workers"]
+
+    def wait_for_os_threads(n):  # the hook saw the workers leave; the kernel drops their tasks moments later
+        if baseline is None:
+            return
+        deadline = time.monotonic() + 30
+        while os_threads() != baseline + n:
+            assert time.monotonic() < deadline, (os_threads(), baseline, n)
+            time.sleep(0.001)
+
+    assert call(4) == 3
+    exits = _core.pool_details()["worker_exits"]
+    crtrig.set_num_threads(2)
+    assert _core._wait_for_pool_workers(1) == 1
+    assert _core.pool_stats()["workers"] == 1 and _core.pool_details()["worker_exits"] == exits + 2
+    wait_for_os_threads(1)
+    assert call(2) == 1
+    crtrig.set_num_threads(1)
+    assert _core._wait_for_pool_workers(0) == 0
+    assert _core.pool_details()["worker_exits"] == exits + 3
+    wait_for_os_threads(0)
+    assert call(1) == 0
+    assert call(3) == 2  # grows back
+    crtrig.set_num_threads(1)
+    assert _core._wait_for_pool_workers(0) == 0
+    print("ok")
+    """
+    result = run_python(code)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+
+
+def test_workers_retire_while_other_threads_call():
+    """Four Python threads make large calls while the main thread moves the
+    count between 1 and 4 (workers retire and start again, some while a call
+    holds the pool: they wait for its release): every result is exact, and
+    once the callers are done, lowering the count to 1 retires every worker."""
+    x = np.random.default_rng(12).uniform(-1e3, 1e3, 1 << 18).astype(np.float32)
+    use_threads(1)
+    want = crtrig.sin(x).tobytes()
+    want_window = crtrig.hann_window(1 << 18).tobytes()
+    use_threads(4, threshold=65536)
+    stop = threading.Event()
+    errors = []
+
+    def work():
+        try:
+            while not stop.is_set():
+                if crtrig.sin(x).tobytes() != want or crtrig.hann_window(1 << 18).tobytes() != want_window:
+                    errors.append("differs")
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(repr(error))
+
+    exits = _core.pool_details()["worker_exits"]
+    callers = [threading.Thread(target=work) for _ in range(4)]
+    try:
+        for t in callers:
+            t.start()
+        for round in range(40):
+            crtrig.set_num_threads((1, 4, 2, 4)[round % 4])
+            crtrig.sin(x)  # the main thread calls too, so the pool is claimed and released in between
+    finally:
+        stop.set()
+        for t in callers:
+            if t.ident is not None:
+                t.join(timeout=120)
+    assert not any(t.is_alive() for t in callers) and errors == []
+    crtrig.set_num_threads(1)
+    assert _core._wait_for_pool_workers(0) == 0, _core.pool_stats()
+    assert _core.pool_details()["worker_exits"] > exits
+
+
+def test_workers_run_on_a_small_stack():
+    """Each worker asks for a 256 KiB stack (not the system's default, 8 MiB
+    on Linux, the address space `ulimit -v` counts) and reports, from inside
+    the worker, the stack it got (Linux, macOS, Windows 8+)."""
+    code = POOL_FOOTPRINT_PRELUDE + """
+    before = _core.pool_details()
+    crtrig.set_num_threads(3)
+    _core._wait_for_workers(True)  # both workers run (and report their stack) before the call ends
+    crtrig.hann_window(1 << 20)
+    after = _core.pool_details()
+    assert _core.pool_stats()["workers"] == 2
+    print(before["stack_size"], before["worker_stack_size"], after["stack_size"], after["worker_stack_size"])
+    """
+    result = run_python(code)
+    assert result.returncode == 0, result.stdout + result.stderr
+    asked_before, seen_before, asked, seen = map(int, result.stdout.split())
+    assert asked_before == asked == WORKER_STACK and seen_before == 0
+    if sys.platform.startswith(("linux", "darwin", "win")):
+        # a sanitizer's runtime may enlarge small stacks for its own use (ThreadSanitizer does)
+        assert WORKER_STACK <= seen <= 2 * WORKER_STACK, seen
+
+
 def _large_sin_bits(count):
     """Worker for the child-process tests: a large split call, as bits, with
     the pool statistics of the process it ran in."""
@@ -664,6 +863,12 @@ def test_over_long_thread_count_at_import_is_a_warning():
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["1", "OMP_NUM_THREADS"] and len(lines) == 2 and len(lines[1]) < 250, lines
+
+
+def test_set_num_threads_with_a_huge_int_gets_the_usual_short_message():
+    with pytest.raises(ValueError, match=r"^crtrig.set_num_threads: n must be from 1 to 1024; got an integer of "
+                                         r"16610 bits$"):
+        crtrig.set_num_threads(10 ** 5000)
 
 
 def test_omp_num_threads_list_gives_its_outermost_level():

@@ -15,6 +15,7 @@ import json
 import math
 import os
 import random
+import re
 import stat
 from decimal import ROUND_CEILING, Decimal, localcontext
 from fractions import Fraction
@@ -274,17 +275,17 @@ def test_fill_refuses_what_the_runner_refuses_and_what_would_be_too_large(tmp_pa
     bad.write_text(json.dumps({"op": "ai.onnx.HannWindow", "cases": [unknown_dtype]}))
     status, out, err = cli(capsys, "cases", "--fill", bad, "-o", tmp_path / "out.json")
     assert status == 2 and out == "" and "unknown dtype" in err and len(err.splitlines()) == 1
-    # 10^7 window values cannot fit in 10 MB: refused before anything is computed
+    # 10^7 float32 window values (21 bytes each at most) cannot fit in 10 MB: refused before anything is computed
     big = tmp_path / "big.json"
     big.write_text(json.dumps({"op": "ai.onnx.HannWindow", "cases": [window_case("w", 10**7, "float32", True)]}))
     status, out, err = cli(capsys, "cases", "--fill", big, "-o", tmp_path / "out.json", "--max-file-size", 10**7)
-    assert status == 2 and "at least 50000000 bytes" in err and "--max-file-size" in err
-    # a filled text just over the limit: computed, refused, nothing written
+    assert status == 2 and "could take up to 2100004" in err and "--max-file-size" in err, err
+    # a limit just below the filled size: refused at once too (the bound is above the size), nothing written
     small = tmp_path / "small.json"
     small.write_text(json.dumps({"op": "ai.onnx.HannWindow", "cases": [window_case("w", 64, "float64", True)]}))
     filled, summary = vectors.fill_text(small.read_text(), str(small))
     status, out, err = cli(capsys, "cases", "--fill", small, "-o", small, "--max-file-size", summary.nbytes - 1)
-    assert status == 2 and f"would take {summary.nbytes} bytes" in err
+    assert status == 2 and "could take up to" in err
     assert small.read_text() == json.dumps({"op": "ai.onnx.HannWindow", "cases": [window_case("w", 64, "float64", True)]})
     assert not (tmp_path / "out.json").exists()
     for arguments, fragment in (((), "needs -o"), (("-o", tmp_path / "o.json", "--strict"), "--strict"),
@@ -387,7 +388,12 @@ def test_new_trig_from_npy_inputs(tmp_path, capsys):
         assert all(r.status == "PASS" for r in cases.run_file(path, strict=True, impl=None))
     np.save(tmp_path / "ints.npy", np.arange(3, dtype=np.int32))
     np.save(tmp_path / "objects.npy", np.array([1.5, None], dtype=object), allow_pickle=True)
-    for name, fragment in (("ints.npy", "dtype int32"), ("objects.npy", "cannot read .npy")):
+    # a header above numpy's 10,000 bytes: numpy's message has three lines; one here
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }".ljust(20000 - 11) + "\n"
+    (tmp_path / "big_header.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+                                              + header.encode() + bytes(8))
+    for name, fragment in (("ints.npy", "dtype int32"), ("objects.npy", "cannot read .npy"),
+                           ("big_header.npy", "cannot read .npy: Header info length")):
         status, out, err = cli(capsys, "cases", "--new", "Sin", "--inputs", tmp_path / name, "-o", tmp_path / "o.json")
         assert status == 2 and out == "" and fragment in err and len(err.splitlines()) == 1, err
 
@@ -408,8 +414,188 @@ def test_new_trig_from_npy_inputs(tmp_path, capsys):
     (("--new", "Cos", "--classes", "hard", "--dtypes", "all", "--periodic", "yes"), "applies to windows"),
     (("--new", "HannWindow", "--sizes", "1000000", "--dtypes", "all"), "--max-file-size"),
     (("--new", "HannWindow", "--sizes", "3", "--dtypes", "all", "--seed", "-1"), "non-negative"),
+    # a name list that repeats an item is refused, as --classes (and compare's lists) do
+    (("--new", "HannWindow", "--sizes", "3", "--dtypes", "int8,float32,int8"), "--dtypes names int8 twice"),
+    (("--new", "Sin", "--classes", "hard", "--dtypes", "float16, float16"), "--dtypes names float16 twice"),
 ])
 def test_new_argument_errors_are_one_line(tmp_path, capsys, arguments, fragment):
     status, out, err = cli(capsys, "cases", *arguments, "-o", tmp_path / "o.json")
     assert status == 2 and out == "" and len(err.splitlines()) == 1 and fragment in err, err
     assert not (tmp_path / "o.json").exists()
+
+
+# ---------------------------------------------------------------------------
+# What --fill writes and prints
+# ---------------------------------------------------------------------------
+
+#: Names the filler must not write raw: a terminal acts on them (ESC, C1 CSI, DEL, bidi
+#: override, line separator) or UTF-8 cannot hold them (a lone surrogate).
+UNPRINTABLE_NAMES = ["esc\x1b[2J", "csi\u009b2J", "del\x7f", "bidi\u202e", "line\u2028sep", "\ud800",
+                     "tag\U000e0041", "plain é π"]
+
+
+def test_fill_writes_only_printable_text_and_prints_the_output_path_safely(tmp_path):
+    """--fill wrote C1 controls, DEL, bidi overrides and line separators raw into the JSON
+    (json.dumps(ensure_ascii=False) escapes only C0); its "wrote PATH" line died with
+    UnicodeEncodeError on a path it cannot print, after writing.  Now every character that is
+    not printable is a \\\\u escape in the file (the names read back unchanged), and the path
+    is quoted."""
+    import subprocess
+    import sys
+
+    source = tmp_path / "in.json"
+    source.write_text(json.dumps({"op": "ai.onnx.HannWindow", "provenance\x1b": "by\u009bhand",
+                                  "cases": [window_case(name, 4, "float32", True) for name in UNPRINTABLE_NAMES]}))
+    target = os.fsencode(tmp_path) + b"/out\xff\x1b.json"  # not UTF-8: decoded with surrogateescape
+    completed = subprocess.run([sys.executable, "-m", "crtrig", "cases", "--fill", str(source), "-o", target],
+                               capture_output=True, timeout=120, env=dict(os.environ, PYTHONIOENCODING="utf-8:strict"))
+    assert completed.returncode == 0 and completed.stderr == b"", completed
+    out = completed.stdout.decode("utf-8")
+    assert len(out.splitlines()) == 1 and all(ch.isprintable() for ch in out.rstrip("\n")), out
+    assert out.startswith("wrote ") and "\\udcff\\x1b.json" in out, out
+    text = open(target, "rb").read().decode("utf-8")
+    assert all(ch.isprintable() or ch in "\n" for ch in text), [ch for ch in text if not ch.isprintable()][:5]
+    assert "plain é π" in text  # printable non-ASCII stays as it is
+    document = json.loads(text)
+    assert [case["name"] for case in document["cases"]] == UNPRINTABLE_NAMES
+    assert document["provenance\x1b"] == "by\u009bhand"
+    assert all(case.outputs[0].expected is not None for case in cases.load_case_file(target).cases)
+
+
+# ---------------------------------------------------------------------------
+# The size of a filled file, bounded before anything is computed
+# ---------------------------------------------------------------------------
+
+def _long_token_patterns(fmt_name: str) -> np.ndarray:
+    """Negative bit patterns of every binade where the longest tokens live: the
+    subnormals and smallest normals (3-digit exponents), values near 10^-4 and 10^15
+    (the ends of repr's positional range), the largest ones; every pattern of those
+    binades for the 16-bit types, a seeded sample for float32/float64."""
+    fmt = reference.FLOAT_FORMATS[fmt_name]
+    mantissa_bits = fmt.precision - 1
+    exponents = set(range(4)) | set(range(fmt.inf_bits >> mantissa_bits))
+    if fmt.width > 16:
+        top = fmt.inf_bits >> mantissa_bits
+        bias = top // 2
+        keep = {e for e in exponents if e < 4 or e > top - 4 or abs(e - bias + 14) <= 2
+                or abs(e - bias - 50) <= 2 or abs(e - bias - 53) <= 1}
+        exponents = keep | set(random.Random(fmt_name).sample(sorted(exponents), 40))
+    rng = random.Random(7)
+    patterns = []
+    for exponent in sorted(exponents):
+        if fmt.width == 16:
+            mantissas = range(1 << mantissa_bits)
+        else:
+            mantissas = [0, 1, (1 << mantissa_bits) - 1] + [rng.getrandbits(mantissa_bits) for _ in range(60)]
+        patterns += [fmt.sign_bit | (exponent << mantissa_bits) | m for m in mantissas]
+    return np.array(patterns, dtype=np.uint64).astype(fmt.bits_dtype)
+
+
+@pytest.mark.parametrize("fmt_name", FLOATS)
+def test_max_value_bytes_is_the_longest_token_plus_its_separator(fmt_name):
+    """The filler's bound per value, measured: no token of the format is longer than
+    MAX_VALUE_BYTES - 2 (", " follows each), and the longest ones reach it."""
+    fmt = reference.FLOAT_FORMATS[fmt_name]
+    patterns = np.concatenate([_long_token_patterns(fmt_name),
+                               np.array([fmt.nan_bits, fmt.inf_bits, fmt.inf_bits | fmt.sign_bit], fmt.bits_dtype)])
+    longest = max(len(token) for token in vectors.value_tokens(patterns.view(fmt.dtype)))
+    assert longest + len(", ") == vectors.MAX_VALUE_BYTES[fmt_name]
+
+
+def test_max_value_bytes_of_the_integer_types():
+    for name in INTEGERS:
+        info = np.iinfo(name)
+        longest = max(len(token) for token in vectors.value_tokens(np.array([info.min, info.max], name)))
+        assert longest + len(", ") == vectors.MAX_VALUE_BYTES[name]
+
+
+def _refuse_to_compute(monkeypatch):
+    """Make every exact computation of --fill and --new an error: refusals must come first."""
+    def boom(*args, **kwargs):
+        raise AssertionError("computed before refusing")
+
+    for op in cases.OPS.values():
+        monkeypatch.setattr(op, "reference_at", boom)
+    monkeypatch.setattr(vectors, "values_array_token", boom)
+    monkeypatch.setattr(vectors, "dump_json", boom)
+
+
+@pytest.mark.parametrize("size, dtype, max_bytes", [
+    (8_388_608, "float64", cases.DEFAULT_MAX_FILE_BYTES),  # passed the 5-bytes-a-value pre-check: 8 min, 4 GB
+    (10**6, "float64", 10_000_000),  # the 266-byte file: 54 s and 493 MB before the refusal
+    (3_000_000, "float32", 40_000_000),
+    (6_000_000, "float16", 64_000_000),
+])
+def test_fill_refuses_an_oversized_output_before_computing_anything(tmp_path, capsys, monkeypatch, size, dtype,
+                                                                    max_bytes):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"op": "ai.onnx.HannWindow", "cases": [window_case("w", size, dtype, True)]}))
+    assert len(path.read_bytes()) < 300
+    _refuse_to_compute(monkeypatch)
+    status, out, err = cli(capsys, "cases", "--fill", path, "-o", tmp_path / "out.json", "--max-file-size", max_bytes)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert "could take up to" in err and f"more than the limit of {max_bytes}" in err, err
+    assert not (tmp_path / "out.json").exists()
+
+
+def _refusal_bound(text: str, path: str) -> int:
+    with pytest.raises(cases.MalformedCaseFile) as info:
+        vectors.fill_text(text, path, max_file_bytes=1)
+    return int(re.search(r"could take up to (\d+) bytes", str(info.value)).group(1))
+
+
+def test_the_fill_bound_holds_and_is_the_limit_that_is_accepted(tmp_path):
+    """The bound is an upper bound of the filled file's size (so a file that passes the
+    check is never refused after the work): exact for the structure, the longest token of
+    the type per value; a limit equal to the bound is accepted."""
+    files = unfilled_files(tmp_path)
+    documents = [path.read_text() for path in files.values()]
+    documents.append(json.dumps({"op": "ai.onnx.HannWindow", "provenance": {"deep": [[[["x"], {"é": [1, [2]]}]]]},
+                                 "cases": [window_case(f"w{dtype}", 300, dtype, False) for dtype in FLOATS + INTEGERS]}))
+    documents.append(json.dumps({"op": "ai.onnx.Sin", "cases": [
+        {"name": "n\u2028\x1b", "inputs": {"x": {"dtype": "float64", "shape": [0], "data": {"kind": "values", "values": []}}},
+         "outputs": {"y": {"dtype": "float64", "shape": [0]}}}]}))
+    for text in documents:
+        filled, summary = vectors.fill_text(text, "in.json")
+        bound = _refusal_bound(text, "in.json")
+        assert summary.nbytes <= bound, (summary.nbytes, bound)
+        assert vectors.fill_text(text, "in.json", max_file_bytes=bound)[0] == filled
+        # windows' integer outputs are 0 or 1: three bytes a value, not the type's 22
+        assert bound - summary.nbytes <= 10 * summary.values_filled + 100, (bound, summary)
+
+
+def test_fill_sizes_the_rewritten_structure_before_writing_it(tmp_path, capsys, monkeypatch):
+    """Re-indentation can make a small file large (a member 400 levels deep takes 800
+    spaces a line): its size is computed, not the text, before refusing."""
+    nested = [[[0]]] * 20_000  # members that are not flat: one line each
+    for _ in range(400):
+        nested = [nested, [[0]]]
+    text = json.dumps({"op": "ai.onnx.HannWindow", "provenance": nested, "cases": [window_case("w", 4, "float32", True)]})
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    assert len(text) < 200_000
+    _refuse_to_compute(monkeypatch)
+    status, out, err = cli(capsys, "cases", "--fill", path, "-o", tmp_path / "out.json", "--max-file-size", 10**7)
+    assert status == 2 and "could take up to" in err and len(err.splitlines()) == 1, err
+    monkeypatch.undo()
+    assert vectors._dump_size(json.loads(text), 0) == len(vectors.dump_json(json.loads(text)).encode()) - 1
+
+
+@pytest.mark.parametrize("arguments", [
+    ("--new", "HannWindow", "--sizes", "8388608", "--dtypes", "float64", "--periodic", "yes"),
+    ("--new", "Sin", "--classes", "random:3000000", "--dtypes", "float64"),
+    ("--new", "Cos", "--classes", "special,random:1500000", "--dtypes", "float32,float64"),
+])
+def test_new_refuses_an_oversized_file_before_computing_anything(tmp_path, capsys, monkeypatch, arguments):
+    _refuse_to_compute(monkeypatch)
+    status, out, err = cli(capsys, "cases", *arguments, "-o", tmp_path / "o.json")
+    assert status == 2 and out == "" and len(err.splitlines()) == 1, err
+    assert "could take up to" in err and "--max-file-size" in err, err
+
+
+def test_new_refuses_oversized_inputs_before_computing_anything(tmp_path, capsys, monkeypatch):
+    np.save(tmp_path / "x.npy", np.linspace(-3, 3, 200_000))  # 1.6 MB of float64
+    _refuse_to_compute(monkeypatch)
+    status, out, err = cli(capsys, "cases", "--new", "Sin", "--inputs", tmp_path / "x.npy", "-o", tmp_path / "o.json",
+                           "--max-file-size", 10_000_000)
+    assert status == 2 and out == "" and "could take up to" in err and len(err.splitlines()) == 1, err

@@ -19,6 +19,8 @@ from crtrig import __main__ as cli
 from crtrig import _core as crtrig_core
 from crtrig import reference, verify
 
+from sanitizer_marks import address_space_limit
+
 try:
     from crtrig import _verify
 except ImportError:  # not built
@@ -35,18 +37,13 @@ FINAL_LINE = re.compile(r"^(?P<func>sin|cos) (?P<dtype>float32|float16|bfloat16|
 RESULT = ("func", "dtype", "inputs", "wrong")
 
 
-def _limit_memory():  # pragma: no cover - runs in the child
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-
 def run_cli(*arguments: str) -> subprocess.CompletedProcess:
     """``python -m crtrig verify ARGS`` in a child (limited to 4 GiB of
-    address space on Linux: a run must not try to allocate more)."""
+    address space on Linux: a run must not try to allocate more; not under
+    tools/check_sanitizers.sh, see sanitizer_marks.py)."""
     return subprocess.run([sys.executable, "-m", "crtrig", "verify", *arguments],
                           capture_output=True, text=True, timeout=120,
-                          preexec_fn=_limit_memory if sys.platform.startswith("linux") else None)
+                          preexec_fn=address_space_limit(4 << 30))
 
 
 def final_line(stdout: str) -> re.Match:

@@ -11,8 +11,11 @@
 """
 import decimal
 import inspect
+import json
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import ml_dtypes
@@ -362,6 +365,87 @@ def test_bad_alpha_is_refused_before_writing(alpha, error):
     with pytest.raises(error, match="alpha"):
         windows.general_hamming(8, alpha, out=out)
     assert np.all(out == 7.0)
+
+
+#: Alphas whose exact value takes 10**|exponent| to build: Fraction() hangs or
+#: runs for a minute on them.  Each must be refused at once, with the message
+#: the function gives for any value out of range (or as legal, at once).
+HOSTILE_ALPHAS = """
+import json, sys
+from decimal import Decimal
+from fractions import Fraction
+import numpy as np
+from crtrig import windows
+hostile = [
+    ("'1e-999999999'", lambda: windows.general_hamming(5, '1e-999999999')),
+    ("'1e999999999'", lambda: windows.general_hamming(5, '1e999999999')),
+    ("'-1e999999999'", lambda: windows.general_hamming(5, '-1e999999999')),
+    ("' 1E-9_999_999_9 '", lambda: windows.general_hamming(5, ' 1E-9_999_999_9 ')),
+    ("Decimal('1e999999999')", lambda: windows.general_hamming(5, Decimal('1e999999999'))),
+    ("Decimal('1e-999999999')", lambda: windows.general_hamming(5, Decimal('1e-999999999'))),
+    ("get_window 1e-30000000", lambda: windows.get_window(('general_hamming', '1e-30000000'), 5)),
+    ("exponent of 5000 digits", lambda: windows.general_hamming(5, '1e-' + '9' * 5000)),
+    ("5000 digits", lambda: windows.general_hamming(5, '1' * 5000)),
+    ("0.<5000 zeros>1", lambda: windows.general_hamming(5, '0.' + '0' * 5000 + '1')),
+    ("1/<5000 digits>", lambda: windows.general_hamming(5, '1/' + '7' * 5000)),
+    ("<5000 digits>/1", lambda: windows.general_hamming(5, '7' * 5000 + '/1')),
+    ("int 10**5000", lambda: windows.general_hamming(5, 10**5000)),
+    ("Fraction(1, 10**5000)", lambda: windows.general_hamming(5, Fraction(1, 10**5000))),
+    ("longdouble 1e4000", lambda: windows.general_hamming(5, np.longdouble('1e4000'))),
+    ("longdouble 1e-4000", lambda: windows.general_hamming(5, np.longdouble('1e-4000'))),
+]
+for label, call in hostile:
+    try:
+        call()
+        result = ["accepted", ""]
+    except Exception as exc:
+        result = [type(exc).__name__, str(exc)]
+    print(json.dumps([label] + result), flush=True)
+# legal values with long spellings are read exactly, at once
+want = windows.general_hamming(7, Fraction(27, 50)).tobytes()
+for spelling in ('0.54' + '0' * 100000, '0' * 100000 + '.54', '5400000000e-10', '0.0054e2', '54_000e-5',
+                 Decimal('0.5400000000000000000000000000000000000000000000'), '54' + '0' * 100000 + 'e-100002'):
+    assert windows.general_hamming(7, spelling).tobytes() == want, spelling[:20]
+for zero in ('0e999999999', '-0.000e-999999999', Decimal('0e999999999'), '0/5'):
+    assert windows.general_hamming(7, zero).tobytes() == windows.general_hamming(7, 0).tobytes(), zero
+assert windows.general_hamming(7, '1e0').tobytes() == windows.general_hamming(7, 1).tobytes()
+# the 2**64 bound is exact: 2**-63 and 10**-19 are fine, 2**-64 and 5e-20 are not
+for good in (str(Fraction(1, 2**63).numerator * 5**63) + 'e-63', '1e-19'):
+    windows.general_hamming(7, good)
+for bad in (str(5**64) + 'e-64', '5e-20', '1e-65', '3e-80'):
+    try:
+        windows.general_hamming(7, bad)
+    except ValueError as exc:
+        assert 'below 2**64' in str(exc), exc
+    else:
+        raise AssertionError(bad)
+print("done")
+"""
+
+
+def _limit_memory():  # pragma: no cover - runs in the child
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_alpha_with_a_huge_exponent_or_size_is_refused_at_once():
+    """'1e-999999999' hung in Fraction() (10**999999999 before the 2**64 check), Decimal('1e999999999')
+    too; each is now the usual ValueError, with a short message, in a child limited to 2 GiB."""
+    try:
+        completed = subprocess.run([sys.executable, "-c", HOSTILE_ALPHAS], capture_output=True, text=True, timeout=60,
+                                   preexec_fn=_limit_memory if sys.platform.startswith("linux") else None)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"timed out after {exc.timeout} s; done so far: {exc.stdout!r}"[:3000])
+    assert completed.returncode == 0 and completed.stdout.endswith("done\n"), completed.stderr[-3000:]
+    for line in completed.stdout.splitlines()[:-1]:
+        label, kind, message = json.loads(line)
+        assert kind == "ValueError", (label, kind, message[:300])
+        assert message.startswith(("general_hamming(): alpha must lie in [0, 1]; got ",
+                                   "general_hamming(): alpha = ")), (label, message[:300])
+        assert len(message) < 250, (label, message[:300])
+        if message.startswith("general_hamming(): alpha = "):
+            assert message.endswith("must be below 2**64"), (label, message)
 
 
 # ---------------------------------------------------------------------------

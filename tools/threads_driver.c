@@ -4,14 +4,18 @@
  *
  * Several application threads call sin/cos and window fills at once, through
  * the pool (threshold lowered to 256 elements, 4 threads) and inline when the
- * pool is busy, while the thread count changes; every result is compared with
- * a one-thread result computed first.  Exit status 0 when all match. */
+ * pool is busy, while the thread count changes (down to 1, so that workers
+ * retire while other threads call, and up to 1024, above the pool's cap);
+ * every result is compared with a one-thread result computed first.  Then the
+ * count is lowered to 1 and every worker must retire (test hook of threads.h),
+ * and raised again for one more checked call.  Exit status 0 when all match. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "crtrig/crtrig.h"
+#include "threads.h"
 
 enum { N = 40000, WINDOW = 30001, CALLERS = 4, ROUNDS = 6 };
 
@@ -49,8 +53,10 @@ static void *caller(void *arg)
         if (crtrig_window(CRTRIG_HANN, WINDOW, 1, CRTRIG_FLOAT32, (char *)window32, 4) != 0 ||
             memcmp(window32, want_window32, sizeof(float) * WINDOW) != 0)
             fail("hann float32", id);
-        if (id == 0)
-            crtrig_set_num_threads(2 + round % 3);
+        if (id == 0) {
+            static const int counts[ROUNDS] = {2, 1, 1024, 3, 1, 4};
+            crtrig_set_num_threads(counts[round]);
+        }
     }
     free(out);
     free(window);
@@ -61,7 +67,7 @@ static void *caller(void *arg)
 int main(void)
 {
     pthread_t threads[CALLERS];
-    long workers, jobs, shares;
+    long workers, jobs, shares, retired_to, grown, cap, stack_size, worker_stack, exits;
     int i;
     if (!crtrig_init(NULL))
         return 2;
@@ -81,5 +87,29 @@ int main(void)
     crtrig_test_pool_stats(&workers, &jobs, &shares);
     printf("%s pool: workers %ld, parallel jobs %ld, worker shares %ld, failures %d\n",
            crtrig_threads_method(), workers, jobs, shares, failures);
+    /* Lowered to 1: every worker retires; raised again: the pool grows back. */
+    crtrig_set_num_threads(1);
+    if ((retired_to = crtrig_test_wait_for_pool_workers(0, 60000)) != 0) {
+        fprintf(stderr, "%ld workers still running 60 s after the count was lowered to 1\n", retired_to);
+        failures++;
+    }
+    crtrig_set_num_threads(1024);
+    crtrig_test_wait_for_workers(1);  /* every worker takes part, so each reports its stack */
+    caller((void *)(size_t)CALLERS);
+    crtrig_test_wait_for_workers(0);
+    crtrig_test_pool_details(&cap, &stack_size, &worker_stack, &exits);
+    crtrig_test_pool_stats(&grown, &jobs, &shares);
+    printf("after lowering to 1: workers %ld; at 1024 threads: workers %ld (cap %ld threads per call), "
+           "stack %ld bytes asked, %ld reported, workers retired %ld\n",
+           retired_to, grown, cap, stack_size, worker_stack, exits);
+    if (grown != (cap < (N + 255) / 256 ? cap : (N + 255) / 256) - 1 || exits < workers) {
+        fprintf(stderr, "the pool did not grow back to its cap, or fewer workers retired than ran\n");
+        failures++;
+    }
+    crtrig_set_num_threads(1);
+    if (crtrig_test_wait_for_pool_workers(0, 60000) != 0) {
+        fprintf(stderr, "workers still running 60 s after the count was lowered to 1 again\n");
+        failures++;
+    }
     return failures == 0 && jobs > 0 ? 0 : 1;
 }

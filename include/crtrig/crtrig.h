@@ -261,8 +261,11 @@ int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *), void *a
 /* Threads.  A call over many elements (a sin/cos loop of at least the
  * parallel threshold, 65536 elements, whose output does not overlap its input
  * other than exactly in place; a window fill of at least that size) is split
- * over up to crtrig_get_num_threads() threads: the calling thread and a small
- * pool of worker threads that the core starts on first need and keeps.  The
+ * over up to crtrig_get_num_threads() threads, and at most max(8, 2 * the
+ * CPUs available) (the CPUs of the affinity mask on Linux, the online CPUs
+ * elsewhere, counted when the pool is created): the calling thread and a
+ * small pool of worker threads, each with a 256 KiB stack, that the core
+ * starts on first need and keeps while the thread count asks for them.  The
  * split is in whole blocks of 256 elements and results do not depend on it
  * (every result is correctly rounded).  While the pool works for one call,
  * any other call runs on its own calling thread alone, without waiting, so
@@ -274,8 +277,10 @@ int crtrig_fp_run_under(const crtrig_fp_state *state, int (*fn)(void *), void *a
  * Python module sets it at import (CRTRIG_NUM_THREADS, else the CPUs
  * available to the process).  crtrig_set_num_threads may be called from any
  * thread at any time; a call in progress keeps the count it started with.
- * Returns CRTRIG_OK, or CRTRIG_EINVAL (nothing changes) unless
- * 1 <= n <= CRTRIG_MAX_THREADS. */
+ * Lowering it makes the workers above the new count retire (their threads
+ * end) as soon as no call is using the pool.  Any count up to
+ * CRTRIG_MAX_THREADS is accepted, above the cap too.  Returns CRTRIG_OK, or
+ * CRTRIG_EINVAL (nothing changes) unless 1 <= n <= CRTRIG_MAX_THREADS. */
 #define CRTRIG_MAX_THREADS 1024
 int crtrig_set_num_threads(int n);
 int crtrig_get_num_threads(void);

@@ -58,6 +58,13 @@ const crtrig_target *crtrig_target_at(int i)
 
 const crtrig_target *crtrig_active_target(void) { return active; }
 
+int crtrig_target_index(const crtrig_target *t) { return t ? (int)(t - TARGETS) : -1; }
+
+const crtrig_target *crtrig_target_entry(int i)
+{
+    return i >= 0 && i < TARGET_COUNT ? &TARGETS[i] : 0;
+}
+
 /* ASCII letters compared without case (the environment variable's name). */
 static int same_name(const char *a, const char *b)
 {

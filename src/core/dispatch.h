@@ -6,6 +6,8 @@
  * best target the CPU supports, once, when the Python module is imported.
  * The scalar/baseline code is the reference and the fallback.  dispatch.c
  * calls no kernel: entry points take a target from here and call its kernels.
+ * Normal calls take it through the self-check (selfcheck.h), which may put a
+ * pass whose kernels fail their check on a lower target for the process.
  */
 #ifndef CRTRIG_DISPATCH_H
 #define CRTRIG_DISPATCH_H
@@ -62,6 +64,12 @@ const crtrig_target *crtrig_active_target(void);
 
 /* Target i (0 = baseline) if compiled in and supported by this CPU, else NULL. */
 const crtrig_target *crtrig_target_at(int i);
+
+/* The index of a target of this table (0 baseline, 1 avx2, 2 avx512), and the
+ * target of an index crtrig_target_at has accepted before (no CPU check: the
+ * self-check's outcome, selfcheck.c, names only such targets). */
+int crtrig_target_index(const crtrig_target *t);
+const crtrig_target *crtrig_target_entry(int i);
 
 #define CRTRIG_DECLARE_PASSES(suffix)                                                          \
     int crtrig_sincos_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \

@@ -23,6 +23,12 @@
  * float16 and bfloat16 go through result tables in normal operation (table16
  * below): all 65,536 results per function, computed once per process by this
  * kernel at first use.
+ *
+ * Normal calls (no target named) take their target from the self-check
+ * (selfcheck.h; checked_target below): the active target's kernels for (func,
+ * dtype) are checked against the scalar path once, at the first such call, before
+ * anything else uses them (a 16-bit table included), and a target that fails
+ * gives way to the next one down for that pass.
  */
 #include <math.h>
 #include <stdint.h>
@@ -33,6 +39,7 @@
 #include "fpformat.h"
 #include "sincos.h"
 #include "threads.h"
+#include "selfcheck.h"
 #include "sincos_table16.h"
 
 enum { BLOCK = 256 };
@@ -173,6 +180,8 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
         }
         if (run_first_pass) {
             any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
+            if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
+                crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
         } else {  /* test hook: every element through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
@@ -233,6 +242,70 @@ static int may_split(const char *in, ptrdiff_t in_stride, const char *out, ptrdi
     return in_end <= out_first || out_end <= in_first;
 }
 
+/* The self-check of the first pass (func, dtype) (selfcheck.h), in the calling
+ * thread, inside its entry point's floating-point bracket: the scalar path (each
+ * stored input through decide_element from the first stage) against the array
+ * kernel of each candidate target, from the active one down, on the same stored
+ * inputs (two calls: the clean part, then the rest), bit for bit.  Its own task,
+ * without tables: nothing reaches the caller (the infinities among the inputs
+ * raise nothing there), and nothing is allocated (no stored input needs the
+ * multi-precision stage; tests/test_selfcheck.py).  17-41 us measured on avx512
+ * (selfcheck.h).  publish == 0: the timing hook (run again, published nowhere). */
+static const crtrig_target *check_trig(const crtrig_target *active, crtrig_trig_func func,
+                                       crtrig_dtype dtype, int publish)
+{
+    uint64_t want[CRTRIG_SELFCHECK_MAX_INPUTS], got[CRTRIG_SELFCHECK_MAX_INPUTS];
+    const int pass = CRTRIG_SELFCHECK_TRIG_PASS(func, dtype);
+    const size_t size = trig_element_size(dtype);
+    size_t count, clean, i;
+    const char *in = (const char *)crtrig_selfcheck_trig_inputs(pass, &count, &clean);
+    crtrig_selfcheck_run run;
+    crtrig_trig_task task;
+    const crtrig_target *t = crtrig_selfcheck_begin(&run, pass, active, publish);
+    int rc = CRTRIG_OK;
+    crtrig_trig_task_init(&task, NULL, NULL);  /* use_table 0: the kernels */
+    for (i = 0; rc == CRTRIG_OK && i < count; i++)
+        rc = decide_element(&task, (int)func, dtype, CRTRIG_STAGE_DOUBLE, in + size * i,
+                            (char *)want + size * i);
+    while (t && rc == CRTRIG_OK) {
+        rc = crtrig_sincos_array_with(t, &task, func, dtype, in, (ptrdiff_t)size, (char *)got,
+                                      (ptrdiff_t)size, clean);
+        if (rc == CRTRIG_OK)
+            rc = crtrig_sincos_array_with(t, &task, func, dtype, in + size * clean, (ptrdiff_t)size,
+                                          (char *)got + size * clean, (ptrdiff_t)size, count - clean);
+        if (rc == CRTRIG_OK)
+            t = crtrig_selfcheck_compare(&run, (const char *)got, (const char *)want, count, size);
+    }
+    crtrig_trig_task_end(&task);
+    if (rc != CRTRIG_OK)  /* not seen: no stored input allocates; this call takes the baseline */
+        return crtrig_target_at(0);
+    return crtrig_selfcheck_finish(&run, publish);
+}
+
+/* The target a normal call of (func, dtype) uses: the published outcome of the
+ * self-check, after running it if this is the first use. */
+static const crtrig_target *checked_target(const crtrig_target *active, crtrig_trig_func func,
+                                           crtrig_dtype dtype)
+{
+    const crtrig_target *t = crtrig_selfcheck_target(CRTRIG_SELFCHECK_TRIG_PASS(func, dtype), active);
+    return t ? t : check_trig(active, func, dtype, 1);
+}
+
+int crtrig_selfcheck_run_trig(crtrig_trig_func func, crtrig_dtype dtype, int publish)
+{
+    const crtrig_target *active = crtrig_active_target(), *t;
+    crtrig_fpenv env;
+    if ((unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
+        return -1;
+    crtrig_fpenv_enter(&env);
+    if (publish)
+        t = checked_target(active, func, dtype);
+    else
+        t = crtrig_target_index(active) > 0 ? check_trig(active, func, dtype, 0) : active;
+    crtrig_fpenv_leave(&env, 0);
+    return crtrig_target_index(t);
+}
+
 /* What one call shares among the threads that work on it. */
 typedef struct trig_call_state {
     const crtrig_target *target;
@@ -276,14 +349,15 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
     return rc;
 }
 
-/* One call: validate, decide how many threads may take part, bracket the
- * work with the floating-point environment switch (once per call in this
- * thread; each worker brackets its own share), raise FE_INVALID for an
- * infinite input only after the caller's environment is back. */
+/* One call: validate, bracket the work with the floating-point environment
+ * switch (once per call in this thread; each worker brackets its own share),
+ * take the self-checked target (checked: a normal call, which names no target),
+ * decide how many threads may take part, raise FE_INVALID for an infinite input
+ * only after the caller's environment is back. */
 static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_dtype dtype,
                      const char *in, ptrdiff_t in_stride, char *out, ptrdiff_t out_stride,
                      size_t count, const crtrig_eval_options *opt, crtrig_stage_counts *counts,
-                     int use_table)
+                     int use_table, int checked)
 {
     trig_call_state call;
     crtrig_fpenv env;
@@ -300,10 +374,12 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.out_stride = out_stride;
     call.counts = counts;
     call.saw_infinity = 0;
-    if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
-        participants = crtrig_threads_claim(count, BLOCK);
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
+    if (checked && count > 0)
+        call.target = checked_target(target, func, dtype);
+    if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
+        participants = crtrig_threads_claim(count, BLOCK);
     rc = crtrig_threads_run(participants, count, BLOCK, trig_share, &call);
     crtrig_fpenv_leave(&env, call.saw_infinity);
     crtrig_threads_release(participants);
@@ -314,7 +390,7 @@ int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *i
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_active_target(), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL, 1);
+                     NULL, NULL, 1, 1);
 }
 
 int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
@@ -326,8 +402,11 @@ int crtrig_trig_strided_ex(crtrig_trig_func func, crtrig_dtype dtype, const char
     /* The tables serve normal operation only: not a chosen target, a forced stage or
      * stage counts (test hooks of the kernels). */
     int use_table = !counts && (!opt || (!opt->simd_target && opt->first_stage == CRTRIG_STAGE_DOUBLE));
+    /* The self-check governs the active target's first pass: not a named target,
+     * nor a call that skips the first pass. */
+    int checked = !opt || (!opt->simd_target && opt->first_stage == CRTRIG_STAGE_DOUBLE);
     return trig_call(target, func, dtype, in, in_stride, out, out_stride, count, opt, counts,
-                     use_table);
+                     use_table, checked);
 }
 
 int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype dtype,
@@ -335,5 +414,5 @@ int crtrig_trig_strided_target(int target, crtrig_trig_func func, crtrig_dtype d
                                ptrdiff_t out_stride, size_t count)
 {
     return trig_call(crtrig_target_at(target), func, dtype, in, in_stride, out, out_stride, count,
-                     NULL, NULL, 0);
+                     NULL, NULL, 0, 0);
 }

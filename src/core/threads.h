@@ -4,7 +4,8 @@
  * asks crtrig_threads_claim how many threads may take part: 1 (the calling
  * thread alone) when the call is below the parallel threshold, the thread
  * count is 1, or the pool is busy with another call; otherwise up to the
- * thread count (crtrig_set_num_threads), and the pool is this call's until
+ * thread count (crtrig_set_num_threads) and at most the pool's cap, max(8,
+ * 2 * the CPUs available), and the pool is this call's until
  * crtrig_threads_release.  A caller never waits for the pool: when another
  * call holds it, the caller runs its whole call inline, so concurrent calls
  * from many threads neither deadlock nor use more threads than callers plus
@@ -34,8 +35,11 @@
  *
  * Workers are POSIX threads (Windows threads under _WIN32), started on first
  * need and parked on a condition variable between jobs, with every signal
- * blocked.  They never call Python.  After fork the child starts with no
- * pool and builds its own on its first large call (pthread_atfork).
+ * blocked and a 256 KiB stack (threads.c says why that is enough).  When the
+ * thread count is lowered, the workers above it retire (their threads end)
+ * as soon as no call holds the pool.  They never call Python.  After fork
+ * the child starts with no pool and builds its own on its first large call
+ * (pthread_atfork).
  */
 #ifndef CRTRIG_THREADS_H
 #define CRTRIG_THREADS_H
@@ -49,7 +53,7 @@ typedef struct crtrig_job crtrig_job;
 typedef int (*crtrig_job_fn)(void *ctx, int participant, crtrig_job *job);
 
 /* How many threads a call over count items runs on, counting the caller
- * (1 .. the thread count, at most one per block); above 1 the pool is
+ * (1 .. the thread count, at most the cap and one per block); above 1 the pool is
  * claimed for this call and crtrig_threads_release must follow. */
 int crtrig_threads_claim(size_t count, size_t block);
 void crtrig_threads_release(int participants);
@@ -76,5 +80,18 @@ void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const cr
  * their counters) never depend on how busy the machine is.  Returns the
  * previous setting; 0 (the default) restores normal scheduling. */
 int crtrig_test_wait_for_workers(int on);
+
+/* Test hook: the most threads one call runs on, the caller included (the
+ * pool's cap, max(8, 2 * the CPUs available) up to CRTRIG_MAX_THREADS), the
+ * stack size asked for each worker (0: the system's default), the stack size
+ * the last worker started found it has (as the system reports it; 0 before
+ * any worker, or where the system cannot tell), and the workers retired since
+ * the process started.  Without a pool yet: what one created now would have. */
+void crtrig_test_pool_details(long *cap, long *stack_size, long *worker_stack, long *exits);
+
+/* Test hook: wait until the pool has at most `at_most` workers running (they
+ * retire after the thread count is lowered), or timeout_ms milliseconds have
+ * passed; returns the number running then (0 without a pool). */
+long crtrig_test_wait_for_pool_workers(long at_most, long timeout_ms);
 
 #endif

@@ -39,6 +39,10 @@
  * (so CRTRIG_ENOMEM leaves out untouched), and runs in round-to-nearest
  * between one fpenv.h switch and its restore.
  *
+ * Self-check (selfcheck.h): a normal fill through the table pass takes its target
+ * from the check of its format's pass (check_window below), run at the first such
+ * fill of the process with that fill's workspace, before its table is built.
+ *
  * Threads (threads.h): a fill asks the pool how many threads take part and
  * allocates a multi-precision workspace for each before anything is written;
  * each worker switches its own floating-point environment around its share.
@@ -77,6 +81,7 @@
 #include "threads.h"
 #include "alloc.h"
 #include "window_coef.h"
+#include "selfcheck.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 15, BLOCK = 256 };
 
@@ -500,6 +505,8 @@ static int table_values(const fill_call *f, crtrig_dtype fmt, uint64_t r0, size_
 {
     const size_t width = pass_width(fmt);
     size_t undecided = f->target->window_run[fmt](&f->coef, &f->table, r0, count, vals, mirror), i;
+    if (crtrig_selfcheck_fault_armed(f->target))  /* test hook: a broken kernel */
+        crtrig_selfcheck_fault_window(f->target, fmt, &f->coef, f->D, r0, count, vals, mirror);
     if (counts)
         counts->by_stage[CRTRIG_STAGE_DOUBLE] += count - undecided;
     for (i = 0; undecided > 0 && i < count; i++) {
@@ -758,6 +765,122 @@ static void free_workspaces(mpfix_ctx *all, int participants, mpfix_ctx *single)
         crtrig_free(all);
 }
 
+/* The self-check of the window pass of the float format fmt (selfcheck.h), in
+ * the calling thread, inside its entry point's floating-point bracket, with a
+ * workspace for every precision (the exact points round in fixed point): for
+ * each stored range, the scalar path (window_element from the first stage, as
+ * crtrig_window_element) against each candidate target's path (its table
+ * builder, into memory on this stack, with the range's step, then
+ * table_values: the pass and the stages for what it leaves undecided), from the
+ * active target down, bit for bit.  For float32 and float64 every other range
+ * also goes through the pass's mirrored store, whose values must agree too (a
+ * phase where they differ counts with the mirrored value).  Allocates nothing.
+ * 74-142 us measured on avx512 (selfcheck.h).  publish == 0: the timing hook. */
+/* The coefficients of stored range k into *c, unless *c already holds them
+ * (consecutive ranges mostly share their window: the general Hamming constants
+ * cost a long division each). */
+static int range_coef(const crtrig_selfcheck_window_input *in, crtrig_window_coef *c, int *have)
+{
+    crtrig_window_spec spec;
+    int rc;
+    if (*have && c->kind == in->kind &&
+        (in->kind != CRTRIG_GENERAL_HAMMING || (c->p == in->alpha_num && c->q == in->alpha_den)))
+        return CRTRIG_OK;
+    spec.kind = in->kind;
+    spec.alpha_num = in->alpha_num;
+    spec.alpha_den = in->alpha_den;
+    rc = crtrig_window_coef_init(c, &spec);
+    if (rc == CRTRIG_OK)
+        crtrig_window_coef_constants(c);
+    *have = rc == CRTRIG_OK;
+    return rc;
+}
+
+static const crtrig_target *check_window(const crtrig_target *active, crtrig_dtype fmt, mpfix_ctx *workspace,
+                                         int publish)
+{
+    enum { TABLE_DOUBLES = 8 * CRTRIG_SELFCHECK_TABLE_ENTRIES };
+    uint64_t want[CRTRIG_SELFCHECK_MAX_INPUTS], got[CRTRIG_SELFCHECK_MAX_INPUTS];
+    uint64_t mirrored[CRTRIG_SELFCHECK_MAX_RANGE];
+    double table_memory[TABLE_DOUBLES];
+    const size_t width = pass_width(fmt);
+    size_t ranges, phases, k, i, j;
+    const crtrig_selfcheck_window_input *input = crtrig_selfcheck_window_inputs(&ranges);
+    crtrig_selfcheck_run run;
+    const crtrig_target *t = crtrig_selfcheck_begin(&run, CRTRIG_SELFCHECK_WINDOW + (int)fmt, active, publish);
+    fill_call f;
+    int rc = CRTRIG_OK, have_coef = 0;
+    memset(&f, 0, sizeof f);
+    f.dtype = fmt;
+    f.first_stage = CRTRIG_STAGE_DOUBLE;
+    f.multi_bits = MULTI_DEFAULT_BITS;
+    for (k = 0, j = 0; rc == CRTRIG_OK && k < ranges; k++) {
+        rc = range_coef(&input[k], &f.coef, &have_coef);
+        for (i = 0; rc == CRTRIG_OK && i < (size_t)input[k].count; i++, j++) {
+            double v;
+            rc = window_element(&f.coef, input[k].r0 + i, input[k].D, fmt, CRTRIG_STAGE_DOUBLE,
+                                MULTI_DEFAULT_BITS, workspace, NULL, &v);
+            encode_value(fmt, v, (char *)want + width * j);
+        }
+    }
+    phases = j;
+    while (t && rc == CRTRIG_OK) {
+        f.target = t;
+        for (k = 0, j = 0; rc == CRTRIG_OK && k < ranges; j += (size_t)input[k].count, k++) {
+            const size_t count = (size_t)input[k].count;
+            char *vals = (char *)got + width * j;
+            char *mirror = width >= 4 && (k & 1) ? (char *)mirrored + width * (count - 1) : NULL;
+            rc = range_coef(&input[k], &f.coef, &have_coef);
+            f.D = input[k].D;
+            if (rc == CRTRIG_OK)
+                rc = crtrig_sinpi_table_init_in(&f.table, t, f.D, (uint64_t)input[k].step, input[k].r0,
+                                                input[k].r0 + count - 1, table_memory, TABLE_DOUBLES);
+            if (rc == CRTRIG_OK)
+                rc = table_values(&f, fmt, input[k].r0, count, vals, mirror, workspace, NULL);
+            for (i = 0; rc == CRTRIG_OK && mirror && i < count; i++) {
+                const char *m = mirror - (ptrdiff_t)(width * i);
+                const char *w = (const char *)want + width * (j + i);
+                if (memcmp(m, vals + width * i, width) != 0 && memcmp(vals + width * i, w, width) == 0)
+                    memcpy(vals + width * i, m, width);
+            }
+        }
+        if (rc == CRTRIG_OK)
+            t = crtrig_selfcheck_compare(&run, (const char *)got, (const char *)want, phases, width);
+    }
+    if (rc != CRTRIG_OK)  /* not seen: the stored inputs are valid and allocate nothing */
+        return crtrig_target_at(0);
+    return crtrig_selfcheck_finish(&run, publish);
+}
+
+/* The target a normal fill of format fmt uses through the table pass: the
+ * published outcome of the self-check, after running it if this is the first use. */
+static const crtrig_target *checked_window_target(const crtrig_target *active, crtrig_dtype fmt,
+                                                  mpfix_ctx *workspace)
+{
+    const crtrig_target *t = crtrig_selfcheck_target(CRTRIG_SELFCHECK_WINDOW + (int)fmt, active);
+    return t ? t : check_window(active, fmt, workspace, 1);
+}
+
+int crtrig_selfcheck_run_window(crtrig_dtype fmt, int publish)
+{
+    const crtrig_target *active = crtrig_active_target(), *t;
+    mpfix_ctx workspace;
+    crtrig_fpenv env;
+    if ((unsigned)fmt > CRTRIG_FLOAT64)
+        return -1;
+    if (crtrig_target_index(active) <= 0)
+        return 0;  /* the baseline: nothing to check */
+    if (publish && (t = crtrig_selfcheck_target(CRTRIG_SELFCHECK_WINDOW + (int)fmt, active)) != NULL)
+        return crtrig_target_index(t);
+    if (mpfix_ctx_init(&workspace, MULTI_MAX_BITS) != 0)
+        return -1;
+    crtrig_fpenv_enter(&env);
+    t = publish ? checked_window_target(active, fmt, &workspace) : check_window(active, fmt, &workspace, 0);
+    crtrig_fpenv_leave(&env, 0);
+    mpfix_ctx_free(&workspace);
+    return crtrig_target_index(t);
+}
+
 /* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
 static int window_call(const crtrig_window_spec *spec, int64_t size, int periodic, crtrig_dtype dtype, char *out,
                        ptrdiff_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
@@ -805,8 +928,10 @@ static int window_call(const crtrig_window_spec *spec, int64_t size, int periodi
     crtrig_fpenv_enter(&env);
     crtrig_window_coef_constants(&f.coef);
     rc = CRTRIG_OK;
+    if (uses_table(&f) && !(opt && opt->simd_target))  /* a normal fill: the self-checked target */
+        f.target = checked_window_target(target, crtrig_compute_format(dtype), &f.workspaces[0]);
     if (uses_table(&f)) {  /* every phase of the window, whatever the range, so any split gives the same bits */
-        rc = crtrig_sinpi_table_init(&f.table, target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
+        rc = crtrig_sinpi_table_init(&f.table, f.target, f.D, crtrig_sinpi_table_step(f.D / 2), 0, f.D / 2);
         table = rc == CRTRIG_OK;
     }
     if (rc == CRTRIG_OK)

@@ -40,46 +40,70 @@ static void build(const crtrig_target *target, uint64_t D, uint64_t k0, uint64_t
     }
 }
 
+/* The layout of a table for the phases r_lo .. r_hi with step B: its entries
+ * (fine + coarse), or 0 for arguments it cannot serve (CRTRIG_EINVAL). */
+static uint64_t table_entries(crtrig_sinpi_table *t, const crtrig_target *target, uint64_t D, uint64_t B,
+                              uint64_t r_lo, uint64_t r_hi)
+{
+    if (!target || D < 1 || D > CRTRIG_SINPI_TABLE_MAX_D || B < 1 || B > ((uint64_t)1 << 31) ||
+        r_lo > r_hi || 2 * r_hi > D)
+        return 0;
+    t->D = D;
+    t->B = B;
+    t->fine = r_hi + 1 < B ? r_hi + 1 : B;
+    t->a_first = r_lo / B;
+    t->coarse = r_hi / B - t->a_first + 1;
+    if (t->coarse > ((uint64_t)1 << 31))
+        return 0;  /* the builder counts entries in 32 bits */
+    return t->fine + t->coarse;
+}
+
+/* Fill the table's entries into block (8 doubles per entry), through the target's builder. */
+static void build_into(crtrig_sinpi_table *t, const crtrig_target *target, double *block)
+{
+    const uint64_t fine = t->fine, coarse = t->coarse;
+    double *fsh = block, *fsl = fsh + fine, *fch = fsl + fine, *fcl = fch + fine;
+    double *csh = fcl + fine, *csl = csh + coarse, *cch = csl + coarse, *ccl = cch + coarse;
+    build(target, t->D, 0, 1, fine, fsh, fsl, fch, fcl);
+    build(target, t->D, t->a_first * t->B, t->B, coarse, csh, csl, cch, ccl);
+    t->fine_sin_hi = fsh;
+    t->fine_sin_lo = fsl;
+    t->fine_cos_hi = fch;
+    t->fine_cos_lo = fcl;
+    t->coarse_sin_hi = csh;
+    t->coarse_sin_lo = csl;
+    t->coarse_cos_hi = cch;
+    t->coarse_cos_lo = ccl;
+}
+
 int crtrig_sinpi_table_init(crtrig_sinpi_table *t, const crtrig_target *target, uint64_t D, uint64_t B,
                             uint64_t r_lo, uint64_t r_hi)
 {
-    uint64_t fine, a_first, coarse, entries;
+    uint64_t entries;
     double *block;
     t->memory = NULL;
-    if (!target || D < 1 || D > CRTRIG_SINPI_TABLE_MAX_D || B < 1 || B > ((uint64_t)1 << 31) ||
-        r_lo > r_hi || 2 * r_hi > D)
+    entries = table_entries(t, target, D, B, r_lo, r_hi);
+    if (!entries)
         return CRTRIG_EINVAL;
-    fine = r_hi + 1 < B ? r_hi + 1 : B;
-    a_first = r_lo / B;
-    coarse = r_hi / B - a_first + 1;
-    if (coarse > ((uint64_t)1 << 31))
-        return CRTRIG_EINVAL;  /* the builder counts entries in 32 bits */
-    entries = fine + coarse;
     if (entries > (uint64_t)SIZE_MAX / (8 * sizeof(double)))
         return CRTRIG_ENOMEM;
     block = (double *)crtrig_alloc((size_t)entries * 8 * sizeof(double));
     if (!block)
         return CRTRIG_ENOMEM;
     t->memory = block;
-    t->D = D;
-    t->B = B;
-    t->fine = fine;
-    t->a_first = a_first;
-    t->coarse = coarse;
-    {
-        double *fsh = block, *fsl = fsh + fine, *fch = fsl + fine, *fcl = fch + fine;
-        double *csh = fcl + fine, *csl = csh + coarse, *cch = csl + coarse, *ccl = cch + coarse;
-        build(target, D, 0, 1, fine, fsh, fsl, fch, fcl);
-        build(target, D, a_first * B, B, coarse, csh, csl, cch, ccl);
-        t->fine_sin_hi = fsh;
-        t->fine_sin_lo = fsl;
-        t->fine_cos_hi = fch;
-        t->fine_cos_lo = fcl;
-        t->coarse_sin_hi = csh;
-        t->coarse_sin_lo = csl;
-        t->coarse_cos_hi = cch;
-        t->coarse_cos_lo = ccl;
-    }
+    build_into(t, target, block);
+    return CRTRIG_OK;
+}
+
+int crtrig_sinpi_table_init_in(crtrig_sinpi_table *t, const crtrig_target *target, uint64_t D, uint64_t B,
+                               uint64_t r_lo, uint64_t r_hi, double *memory, size_t doubles)
+{
+    uint64_t entries;
+    t->memory = NULL;
+    entries = table_entries(t, target, D, B, r_lo, r_hi);
+    if (!entries || entries > (uint64_t)doubles / 8)
+        return CRTRIG_EINVAL;
+    build_into(t, target, memory);
     return CRTRIG_OK;
 }
 

@@ -58,6 +58,12 @@ uint64_t crtrig_sinpi_table_step(uint64_t r_max);
 int crtrig_sinpi_table_init(crtrig_sinpi_table *t, const struct crtrig_target *target, uint64_t D,
                             uint64_t B, uint64_t r_lo, uint64_t r_hi);
 
+/* The same into the caller's memory (8 doubles per entry, fine + coarse entries),
+ * which the table then uses; allocates nothing (crtrig_sinpi_table_free is a
+ * no-op for it).  CRTRIG_EINVAL also when `doubles` is too few. */
+int crtrig_sinpi_table_init_in(crtrig_sinpi_table *t, const struct crtrig_target *target, uint64_t D,
+                               uint64_t B, uint64_t r_lo, uint64_t r_hi, double *memory, size_t doubles);
+
 /* Release the table (a no-op if its allocation failed). */
 void crtrig_sinpi_table_free(crtrig_sinpi_table *t);
 

@@ -65,6 +65,11 @@ class OneLineErrorParser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see {self.prog} --help)\n")
 
+    def parse_known_args(self, args=None, namespace=None):
+        # Kept for _VersionAction, which must see whether anything else was given.
+        self._all_arguments = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(args, namespace)
+
 
 def program_name() -> str:
     """How crtrig was called: "python -m crtrig" (with the interpreter's
@@ -105,6 +110,16 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None):
+        # ``crtrig --version`` alone: anything else on the line (a command, a stray
+        # word, --version twice) is a usage error rather than silently ignored.
+        others = list(getattr(parser, "_all_arguments", None) or [option_string])
+        if option_string in others:
+            others.remove(option_string)
+        else:  # an abbreviation such as --vers
+            others.pop(0)
+        if others:
+            shown = repr(others[0]) if len(others[0]) <= 40 else repr(others[0][:40] + "...")
+            parser.error(f"--version takes no other arguments; got {shown}")
         sys.stdout.write(version_text())
         parser.exit(0)
 
@@ -149,6 +164,9 @@ def build_parser(prog: str | None = None, command: str | None = None) -> argpars
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    for stream in (sys.stdout, sys.stderr):  # what the terminal cannot show: an escape, not a traceback
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     prog = program_name()
     # First pass: which command (no command module imported; --help and
     # --version of crtrig itself, and an unknown command, end here).

@@ -52,6 +52,10 @@ def simd_target() -> str:
     """The SIMD target crtrig's kernels use: the best of ``simd_targets()``,
     chosen at import, or the one the environment variable CRTRIG_TARGET names.
 
+    A first pass that fails its self-check at its first use computes with a
+    lower target from then on (with a RuntimeWarning; ``show_config()`` lists
+    the outcome of each).
+
     Parameters
     ----------
     None
@@ -171,6 +175,35 @@ def ml_dtypes_version() -> str:
     return f"{version} (not imported yet; crtrig registers its bfloat16 loops when it is)"
 
 
+def selfcheck_lines() -> list[str]:
+    """show_config()'s lines on the self-check of the SIMD first passes (run now
+    for the passes not used yet, so that the report is complete)."""
+    report = _core.selfcheck_run_all()
+    status = {entry["status"] for entry in report}
+    if status == {"reference"}:
+        return [f"  self-check: none needed (the active target, {simd_target()}, is the reference)"]
+    if status == {"unavailable"}:
+        return ["  self-check: unavailable in this build (no atomic operations): every first pass "
+                "uses the baseline"]
+    lines = ["  self-check of the first passes against the scalar path (once per process, at "
+             "first use):"]
+    for entry in report:
+        name = f"{entry['function']} {entry['format']}"
+        if entry["status"] != "checked":
+            lines.append(f"    {name}: {entry['status']}")
+            continue
+        parts = []
+        for tried in entry["tried"]:
+            if tried["passed"]:
+                parts.append(f"{tried['target']} passed")
+            else:
+                parts.append(f"{tried['target']} FAILED ({_core.mismatch_text(entry, tried)})")
+        what = "phases" if entry["function"] == "window" else "inputs"
+        used = "" if entry["target"] == entry["active"] else f"; uses {entry['target']}"
+        lines.append(f"    {name}: {', '.join(parts)} on {entry['inputs']} stored {what}{used}")
+    return lines
+
+
 def config_lines() -> list[str]:
     """The lines ``show_config()`` prints."""
     import numpy
@@ -182,6 +215,7 @@ def config_lines() -> list[str]:
              f"  supported here: {', '.join(simd_targets())}",
              f"  known targets: {', '.join(known)} (x86-64 builds with gcc or clang compile all "
              "three; other builds the baseline only)",
+             *selfcheck_lines(),
              f"  floating-point environment switched by: {_core.FPENV_METHOD}"]
     threads = thread_count()
     if threads is None:
@@ -216,9 +250,10 @@ def config_lines() -> list[str]:
 
 def show_config(file=None) -> None:
     """Print crtrig's configuration, for bug reports: version, SIMD target and
-    the supported targets, thread count, the compiler and flags of the build,
-    numpy and ml_dtypes versions, platform and CPU.  ``file``: where to print
-    (default: sys.stdout).
+    the supported targets, the outcome of the self-check of each SIMD first pass
+    (the checks not run yet run now), thread count, the compiler and flags of
+    the build, numpy and ml_dtypes versions, platform and CPU.  ``file``: where
+    to print (default: sys.stdout).
 
     Parameters
     ----------

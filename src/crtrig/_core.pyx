@@ -17,6 +17,50 @@ cnp.import_ufunc()
 
 cdef extern from "threads.h" nogil:
     int crtrig_test_wait_for_workers(int on)
+    void crtrig_test_pool_details(long *cap, long *stack_size, long *worker_stack, long *exits)
+    long crtrig_test_wait_for_pool_workers(long at_most, long timeout_ms)
+
+cdef extern from "selfcheck.h" nogil:
+    ctypedef struct crtrig_selfcheck_window_input:
+        int kind
+        uint64_t alpha_num
+        uint64_t alpha_den
+        uint64_t D
+        uint64_t r0
+        int count
+        int step
+    ctypedef struct crtrig_selfcheck_target_report:
+        int tried
+        int mismatches
+        int index
+        uint64_t input
+        int window_range
+        uint64_t phase
+        uint64_t got
+        uint64_t want
+    ctypedef struct crtrig_selfcheck_report:
+        int status
+        int active
+        int chosen
+        size_t inputs
+        crtrig_selfcheck_target_report target[3]
+    int CRTRIG_SELFCHECK_WINDOW, CRTRIG_SELFCHECK_PASSES, CRTRIG_SELFCHECK_MAX_INPUTS
+    int CRTRIG_SELFCHECK_NOT_RUN, CRTRIG_SELFCHECK_DONE, CRTRIG_SELFCHECK_REFERENCE
+    int CRTRIG_SELFCHECK_UNAVAILABLE
+    const void *crtrig_selfcheck_trig_inputs(int pass_, size_t *count, size_t *clean)
+    const crtrig_selfcheck_window_input *crtrig_selfcheck_window_inputs(size_t *ranges)
+    size_t crtrig_selfcheck_input_count(int pass_)
+    int crtrig_selfcheck_failed(int pass_)
+    int crtrig_selfcheck_report_get(int pass_, crtrig_selfcheck_report *report)
+    int crtrig_selfcheck_run_trig(int func, int dtype, int publish)
+    int crtrig_selfcheck_run_window(int fmt, int publish)
+    int crtrig_test_selfcheck_fault(int target, int pass_, int index)
+    long crtrig_test_selfcheck_runs(int pass_)
+
+cdef extern from "Python.h":
+    # Declared without an exception value: a warning that a filter turns into an
+    # error stays set for numpy to raise when the ufunc loop returns.
+    int PyErr_WarnEx(object category, const char *message, Py_ssize_t stack_level)
 
 cdef extern from "_ufunc_errors.h":
     int crtrig_wrap_type_resolver(object ufunc)
@@ -207,6 +251,240 @@ STAGES = ("double", "double-double", "multi-precision")
 
 
 # ---------------------------------------------------------------------------
+# The self-check of the SIMD first passes (src/core/selfcheck.h)
+# ---------------------------------------------------------------------------
+
+#: Names of the self-checked passes, by pass number: (function, float format).
+SELFCHECK_PASSES = tuple([(func, fmt) for func in ("sin", "cos")
+                          for fmt in ("float16", "bfloat16", "float32", "float64")]
+                         + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")])
+#: The window pass of each window dtype code (integer outputs are casts of float32's).
+cdef int _WINDOW_FORMAT[12]
+_WINDOW_FORMAT[:] = [0, 1, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2]
+#: Per pass: the RuntimeWarning has been raised (read and written with the GIL held).
+cdef int _selfcheck_warned[12]
+_selfcheck_warned[:] = [0] * 12
+_SELFCHECK_STATUS = {CRTRIG_SELFCHECK_NOT_RUN: "not run", CRTRIG_SELFCHECK_DONE: "checked",
+                     CRTRIG_SELFCHECK_REFERENCE: "reference", CRTRIG_SELFCHECK_UNAVAILABLE: "unavailable"}
+_WINDOW_NAMES = {0: "hann", 1: "hamming", 2: "blackman", CRTRIG_GENERAL_HAMMING: "general_hamming"}
+
+
+def selfcheck_pass(str func, str fmt):
+    """The pass number of (function, float format): func "sin", "cos" or "window"."""
+    return SELFCHECK_PASSES.index((func, fmt))
+
+
+def _value_of_bits(uint64_t bits, str fmt):
+    """The float value of `bits` in the float format fmt, as a Python float."""
+    import struct
+    if fmt == "float64":
+        return struct.unpack("<d", struct.pack("<Q", bits))[0]
+    if fmt == "float32":
+        return struct.unpack("<f", struct.pack("<I", bits))[0]
+    if fmt == "bfloat16":
+        return struct.unpack("<f", struct.pack("<I", bits << 16))[0]
+    return float(np.array([bits], np.uint16).view(np.float16)[0])
+
+
+def _short_hex(double x):
+    """float.hex() without the trailing zeros of the fraction (0x1.921fb6p+0), or inf, nan."""
+    if x != x or x in (float("inf"), float("-inf")):
+        return repr(x)
+    mantissa, _, exponent = x.hex().partition("p")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}p{exponent}"
+
+
+def _bits_text(uint64_t bits, str fmt):
+    digits = {"float16": 4, "bfloat16": 4, "float32": 8, "float64": 16}[fmt]
+    return f"0x{bits:0{digits}x}"
+
+
+def selfcheck_inputs(int pass_):
+    """The stored inputs of a pass: for sin/cos (an array of their bits, uint16,
+    uint32 or uint64; the length of its clean part), for the windows a list of
+    (window, alpha, D, first phase, count, table step) ranges, alpha =
+    (numerator, denominator) or None."""
+    cdef size_t count = 0, clean = 0, k
+    cdef const void *data
+    cdef const crtrig_selfcheck_window_input *ranges
+    if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
+        raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
+    if pass_ < CRTRIG_SELFCHECK_WINDOW:
+        data = crtrig_selfcheck_trig_inputs(pass_, &count, &clean)
+        dtype = {"float16": np.uint16, "bfloat16": np.uint16, "float32": np.uint32,
+                 "float64": np.uint64}[SELFCHECK_PASSES[pass_][1]]
+        size = np.dtype(dtype).itemsize
+        return np.frombuffer((<const char *>data)[:count * size], dtype=dtype).copy(), clean
+    ranges = crtrig_selfcheck_window_inputs(&count)
+    return [(_WINDOW_NAMES[ranges[k].kind],
+             (ranges[k].alpha_num, ranges[k].alpha_den) if ranges[k].kind == CRTRIG_GENERAL_HAMMING else None,
+             ranges[k].D, ranges[k].r0, ranges[k].count, ranges[k].step) for k in range(count)]
+
+
+def selfcheck_report():
+    """The self-check's outcome for every pass, as a list of dicts (see
+    crtrig.show_config()): function, format, status ("not run", "checked",
+    "reference": the active target is the baseline, "unavailable": this build
+    cannot publish outcomes and uses the baseline), active and chosen target
+    names, inputs (how many the check compares) and, per target tried from the
+    active one down, whether it passed and its first mismatch."""
+    cdef crtrig_selfcheck_report rep
+    cdef int p, t
+    names = _known_simd_targets()
+    report = []
+    for p in range(CRTRIG_SELFCHECK_PASSES):
+        crtrig_selfcheck_report_get(p, &rep)
+        func, fmt = SELFCHECK_PASSES[p]
+        entry = {"function": func, "format": fmt, "status": _SELFCHECK_STATUS[rep.status],
+                 "active": names[rep.active], "target": names[rep.chosen], "inputs": rep.inputs,
+                 "tried": []}
+        for t in range(rep.active, 0, -1):
+            r = rep.target[t]
+            if not r.tried:
+                continue
+            tried = {"target": names[t], "passed": r.mismatches == 0, "mismatches": r.mismatches}
+            if r.mismatches:
+                tried.update(index=r.index, got=r.got, want=r.want)
+                if p < CRTRIG_SELFCHECK_WINDOW:
+                    tried.update(input=r.input, value=_value_of_bits(r.input, fmt))
+                else:
+                    window, alpha, D = selfcheck_inputs(p)[r.window_range][:3]
+                    tried.update(window=window, alpha=alpha, D=D, n=r.phase)
+            entry["tried"].append(tried)
+        report.append(entry)
+    return report
+
+
+def mismatch_text(entry, tried):
+    """What a target that failed the check of a pass (an entry of selfcheck_report()
+    and one of its "tried") gave, in words."""
+    fmt = entry["format"]
+    got, want = _bits_text(tried["got"], fmt), _bits_text(tried["want"], fmt)
+    if entry["function"] == "window":
+        alpha = "" if tried["alpha"] is None else f" (alpha = {tried['alpha'][0]}/{tried['alpha'][1]})"
+        what = f"the {fmt} {tried['window']} window{alpha} with D = {tried['D']} at n = {tried['n']}"
+        stored = "phases"
+    else:
+        what = (f"{entry['function']} of the {fmt} input {_short_hex(tried['value'])} "
+                f"(bits {_bits_text(tried['input'], fmt)})")
+        stored = "inputs"
+    return (f"{what} gave {got}, the scalar path {want} ({tried['mismatches']} of {entry['inputs']} "
+            f"stored {stored} differ)")
+
+
+def pass_text(entry):
+    """The computations a pass serves, in words: "sin of float32", "float32 windows"."""
+    if entry["function"] == "window":
+        return f"{entry['format']} windows" + (" (and the integer ones, casts of float32's)"
+                                               if entry["format"] == "float32" else "")
+    return f"{entry['function']} of {entry['format']}"
+
+
+def selfcheck_messages(int pass_):
+    """The RuntimeWarning texts of a pass whose check failed, one per target that
+    failed (empty when the pass keeps the active target)."""
+    entry = selfcheck_report()[pass_]
+    messages = []
+    for tried in entry["tried"]:
+        if not tried["passed"]:
+            verb = "use" if entry["function"] == "window" else "uses"
+            messages.append(f"crtrig: the {tried['target']} kernels failed their self-check: "
+                            f"{mismatch_text(entry, tried)}; {pass_text(entry)} {verb} {entry['target']} "
+                            f"in this process (see crtrig.show_config())")
+    return messages
+
+
+def _outside_stacklevel():
+    """The stacklevel of warnings.warn, called from this module, that names the
+    first frame outside the crtrig package (the caller's code)."""
+    import os
+    import sys
+    here = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(0)  # from Cython code: the innermost Python frame
+    level = 1
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == here:
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _warn_selfcheck(int pass_):
+    """Raise the RuntimeWarning of a failed pass once per process (a no-op for a
+    pass that passed or has not run)."""
+    import warnings
+    if _selfcheck_warned[pass_] or not crtrig_selfcheck_failed(pass_):
+        return
+    _selfcheck_warned[pass_] = 1
+    for message in selfcheck_messages(pass_):
+        warnings.warn(message, RuntimeWarning, stacklevel=_outside_stacklevel())
+
+
+cdef void _warn_selfcheck_loop(int pass_) noexcept:
+    """_warn_selfcheck from a ufunc loop (with the GIL): through PyErr_WarnEx, so
+    that a warning turned into an error is left set for numpy to raise; stack level
+    1 is the frame that called the ufunc."""
+    cdef bytes text
+    if _selfcheck_warned[pass_]:
+        return
+    _selfcheck_warned[pass_] = 1
+    for message in selfcheck_messages(pass_):
+        text = message.encode()
+        if PyErr_WarnEx(RuntimeWarning, text, 1) < 0:
+            return
+
+
+def selfcheck_run_all():
+    """Run the checks not run yet (as the first call of each pass would), then
+    raise the warnings of the passes that failed; returns selfcheck_report()."""
+    cdef int p
+    for p in range(CRTRIG_SELFCHECK_PASSES):
+        if p < CRTRIG_SELFCHECK_WINDOW:
+            crtrig_selfcheck_run_trig(p // 4, p % 4, 1)
+        else:
+            crtrig_selfcheck_run_window(p - CRTRIG_SELFCHECK_WINDOW, 1)
+    for p in range(CRTRIG_SELFCHECK_PASSES):
+        _warn_selfcheck(p)
+    return selfcheck_report()
+
+
+def _selfcheck_rerun(int pass_):
+    """Test hook (the cost measurement): run the check of a pass again, in full,
+    published nowhere and not counted; returns the name of the target it picks."""
+    cdef int t
+    if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
+        raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
+    with nogil:
+        if pass_ < CRTRIG_SELFCHECK_WINDOW:
+            t = crtrig_selfcheck_run_trig(pass_ // 4, pass_ % 4, 0)
+        else:
+            t = crtrig_selfcheck_run_window(pass_ - CRTRIG_SELFCHECK_WINDOW, 0)
+    if t < 0:
+        raise MemoryError("crtrig: out of memory for the self-check's workspace")
+    return _known_simd_targets()[t]
+
+
+def _selfcheck_fault(int target, int pass_, int index):
+    """Test hook: from now on the first pass `pass_` of SIMD target index `target`
+    (1 avx2, 2 avx512) is wrong at stored input `index` (its result's lowest bit
+    flipped), in every call, as a broken kernel would be; one fault per target
+    (arming another replaces it), index -1 repairs it."""
+    if crtrig_test_selfcheck_fault(target, pass_, index) != CRTRIG_OK:
+        raise ValueError("target must be 1 or 2, pass 0 .. 11 and index a stored input (or -1)")
+
+
+def _selfcheck_runs(int pass_):
+    """Test hook: how many checks of a pass have run in this process."""
+    return crtrig_test_selfcheck_runs(pass_)
+
+
+def _selfcheck_input_count(int pass_):
+    """What a check of the pass compares: its stored inputs (window phases)."""
+    return crtrig_selfcheck_input_count(pass_)
+
+
+# ---------------------------------------------------------------------------
 # Threads (the count is chosen and checked in crtrig/_threads.py)
 # ---------------------------------------------------------------------------
 
@@ -261,6 +539,30 @@ def pool_stats():
     cdef long workers = 0, jobs = 0, shares = 0
     crtrig_test_pool_stats(&workers, &jobs, &shares)
     return {"workers": workers, "parallel_jobs": jobs, "worker_shares": shares}
+
+
+def pool_details():
+    """Test hook: the pool's cap (the most threads one call runs on, the caller
+    included), the stack size asked for each worker, the stack size the last
+    worker started found it has (0 before any worker, or where the system
+    cannot tell) and the workers retired since the process started.  Before
+    the pool exists: what one created now would have."""
+    cdef long cap = 0, stack_size = 0, worker_stack = 0, exits = 0
+    crtrig_test_pool_details(&cap, &stack_size, &worker_stack, &exits)
+    return {"max_threads_per_call": cap, "stack_size": stack_size, "worker_stack_size": worker_stack,
+            "worker_exits": exits}
+
+
+def _wait_for_pool_workers(long at_most, double timeout=60.0):
+    """Test hook: wait (without the GIL) until the pool has at most `at_most`
+    workers running, or `timeout` seconds have passed; the number running then."""
+    cdef long ms = <long>(timeout * 1000.0)
+    cdef long running
+    if at_most < 0 or timeout < 0:
+        raise ValueError("at_most and timeout must be >= 0")
+    with nogil:
+        running = crtrig_test_wait_for_pool_workers(at_most, ms)
+    return running
 
 
 cdef int _check(int rc) except -1:
@@ -322,6 +624,8 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     with nogil:
         rc = crtrig_window_spec_ex(&spec, size, periodic, dtype_code, data, stride, &opt, &counts)
     _check(rc)
+    if simd_target < 0:
+        _warn_selfcheck(CRTRIG_SELFCHECK_WINDOW + _WINDOW_FORMAT[dtype_code])
     return _counts_dict(&counts)
 
 
@@ -392,6 +696,9 @@ cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *da
     if rc != CRTRIG_OK:
         with gil:
             _set_loop_error(rc)
+    elif crtrig_selfcheck_failed(4 * loop.func + loop.dtype):  # one atomic load; 0 unless a target failed
+        with gil:
+            _warn_selfcheck_loop(4 * loop.func + loop.dtype)
 
 
 cdef void _set_loop_error(int rc) noexcept:

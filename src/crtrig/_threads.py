@@ -5,7 +5,10 @@ Large calls (sin/cos loops and window fills of at least 65536 elements) are
 split over a small pool of threads in the C core (src/core/threads.c).  The
 count is process-wide, like OpenBLAS's and MKL's: one setting for every
 thread of the process, safe to change from any thread at any time (a call in
-progress keeps the count it started with).
+progress keeps the count it started with).  Whatever the count, one call runs
+on at most max(8, 2 * the CPUs available) threads (the pool's cap, counted in
+C from the affinity mask when the pool is first needed); each worker has a
+256 KiB stack, and lowering the count ends the workers above it.
 
 At import the count is ``CRTRIG_NUM_THREADS`` when that is set, else
 ``OMP_NUM_THREADS`` (as numexpr and the BLAS libraries read it: dask's nanny
@@ -42,6 +45,8 @@ def set_num_threads(n):
 
     1 means no threads besides the caller's.  The setting is process-wide and
     may be changed from any thread at any time; results never depend on it.
+    A call runs on at most max(8, 2 * the CPUs available) threads whatever
+    ``n`` is; lowering ``n`` ends the pool's threads above it.
     A bool, float, str or other non-integer is a TypeError; 0, a negative
     number or one above 1024 is a ValueError.
 
@@ -86,7 +91,8 @@ def set_num_threads(n):
         raise TypeError(f"crtrig.set_num_threads: n must be an int from 1 to {MAX_THREADS}; "
                         f"got {type(n).__name__}") from None
     if not 1 <= count <= MAX_THREADS:
-        raise ValueError(f"crtrig.set_num_threads: n must be from 1 to {MAX_THREADS}; got {count}")
+        shown = count if abs(count) < 10 ** 20 else f"an integer of {count.bit_length()} bits"
+        raise ValueError(f"crtrig.set_num_threads: n must be from 1 to {MAX_THREADS}; got {shown}")
     _core._set_num_threads(count, "set_num_threads")
 
 

@@ -14,6 +14,14 @@ _SIZE_KINDS = ("an integer: a Python int, a NumPy integer scalar or any object w
                "(a torch or jax integer scalar), or a 0-d or one-element 1-D integer array")
 
 
+def shown_int(value):
+    """An int for a message: its digits, or its bit count when it is huge (a 10**5000
+    size would print 5000 digits; beyond 4300, str() itself raises)."""
+    if value.bit_length() <= 64:
+        return str(value)
+    return f"{'a negative' if value < 0 else 'an'} integer of {value.bit_length()} bits"
+
+
 def _size_of(size, fname):
     """A non-negative Python int from the ONNX-style `size` argument: what
     operator.index accepts (as numpy's own size arguments do), or a 0-d or
@@ -35,9 +43,9 @@ def _size_of(size, fname):
                             f"failed: {type(exc).__name__}: {exc}") from exc
     size = operator.index(size)
     if size < 0:
-        raise ValueError(f"{fname}(): size must be non-negative; got {size}")
+        raise ValueError(f"{fname}(): size must be non-negative; got {shown_int(size)}")
     if size > _core.WINDOW_MAX_SIZE:
-        raise ValueError(f"{fname}(): size must be at most 2**53; got {size}")
+        raise ValueError(f"{fname}(): size must be at most 2**53; got {shown_int(size)}")
     return size
 
 

@@ -72,6 +72,7 @@ import numpy as np
 import crtrig
 from . import _config, reference
 from ._cli_args import integer, integer_list, names_list
+from ._output import OutputError, check_writable_target, write_atomically, write_text_atomically
 
 HELP = "time crtrig next to numpy, scipy, torch and onnxruntime"
 DESCRIPTION = ("Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
@@ -852,9 +853,31 @@ def figure(data: dict):
     return fig
 
 
+def plot_format(path: str) -> str:
+    """The image format ``plot`` writes to ``path``: its extension, if
+    matplotlib writes that format (png without an extension).  Raises
+    ValueError (needs matplotlib)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    extension = os.path.splitext(path)[1][1:].lower()
+    supported = FigureCanvasBase.get_supported_filetypes()
+    if not extension:
+        return "png"
+    if extension not in supported:
+        raise ValueError(f"matplotlib cannot write .{extension} files (it writes "
+                         f"{', '.join(sorted(supported))})")
+    return extension
+
+
 def plot(data: dict, path: str) -> None:
-    """Save figure(data) to path (the format from its extension)."""
-    figure(data).savefig(path, dpi=110, bbox_inches="tight")
+    """Save figure(data) to path (the format from its extension, png without
+    one), atomically (crtrig._output).  Raises ValueError for a format
+    matplotlib does not write, crtrig._output.OutputError if the file cannot
+    be written."""
+    image_format = plot_format(path)
+    fig = figure(data)
+    write_atomically(path, lambda handle: fig.savefig(handle, format=image_format, dpi=110,
+                                                      bbox_inches="tight"))
 
 
 def threads_names(rows) -> set:
@@ -926,18 +949,18 @@ def run(args, settings: Settings, out=None) -> int:
     elapsed = time.perf_counter() - started
     print(report(rows, peers, threads, settings, args, elapsed), file=sys.stdout if out is None else out)
     data = as_json(rows, peers, threads, settings, args, elapsed)
-    try:
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1, ensure_ascii=False)
-                f.write("\n")
-            _progress(f"crtrig bench: wrote {args.json}")
-        if args.plot:
-            plot(data, args.plot)
-            _progress(f"crtrig bench: wrote {args.plot}")
-    except OSError as exc:  # the report is printed; say what could not be saved
-        _progress(f"crtrig bench: error: cannot write {exc.filename or 'the output'}: {exc.strerror or exc}")
-        return 2
+    for option, path in (("--json", args.json), ("--plot", args.plot)):
+        if not path:
+            continue
+        try:
+            if option == "--json":
+                write_text_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+            else:
+                plot(data, path)
+        except OutputError as exc:  # the report is printed; say what could not be saved
+            _progress(f"crtrig bench: error: {option} {path}: {exc}")
+            return 2
+        _progress(f"crtrig bench: wrote {path}")
     return 1 if any(row.wrong for row in rows) else 0
 
 
@@ -992,8 +1015,14 @@ def _run_cli(parser, args, out=None) -> int:
             parser.error("--plot needs matplotlib, which is not installed "
                          "(pip install 'crtrig[bench]')")
     for option, path in (("--json", args.json), ("--plot", args.plot)):
-        if path is not None:
-            directory = os.path.dirname(os.path.abspath(path))
-            if not os.path.isdir(directory) or os.path.isdir(path):
-                parser.error(f"{option} {path}: no such directory, or a directory")
+        if path is not None:  # a FIFO, a directory, ... : refused before the run
+            try:
+                check_writable_target(path)
+            except OutputError as exc:
+                parser.error(f"{option} {path}: {exc}")
+    if args.plot:
+        try:
+            plot_format(args.plot)
+        except ValueError as exc:
+            parser.error(f"--plot {args.plot}: {exc}")
     return run(args, settings, out)

@@ -57,7 +57,12 @@ numbers with more than 2000 digits or a decimal exponent beyond +-1000 (binary
 +-3400 for hex floats), shapes of more than 32 dimensions or more than
 ``max_elements`` elements, window sizes above 2^53 and output shapes that
 disagree with the inputs make a file malformed before anything is computed;
-messages quote at most a short excerpt of a value.
+messages quote at most a short excerpt of a value.  Nothing from a file
+reaches the terminal raw: a case name is printed as written when it is
+printable, has no whitespace and does not start with a quote, otherwise
+quoted as Python's repr() quotes it (a lone surrogate, ESC or a newline come
+out as escapes); other text from files has its non-printable characters
+escaped.
 
 Ops are described by :class:`OpSpec` entries in :data:`OPS`; adding an op
 means adding one entry.
@@ -180,7 +185,8 @@ class MalformedCaseFile(Exception):
         self.message = message
 
     def __str__(self) -> str:
-        where = f"{self.path}: " + (f"case {_excerpt(self.case)}: " if self.case is not None else "")
+        where = f"{_printable(self.path)}: " + (f"case {_shown_name(self.case, EXCERPT_LENGTH)}: "
+                                                if self.case is not None else "")
         return where + self.message
 
 
@@ -192,12 +198,39 @@ class _BadNumber(ValueError):
     """A JSON number that cannot be read in bounded time (raised while parsing)."""
 
 
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable (control characters
+    such as ESC or a newline, C1 controls, lone surrogates, bidi overrides, line
+    separators) written as its Python escape, so that a message is one line a
+    terminal only displays, and can always be encoded."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def _excerpt(value, limit: int = EXCERPT_LENGTH) -> str:
     """A short printable excerpt of a value from a file (repr for non-strings)."""
     text = value if isinstance(value, str) else _safe_repr(value)
     if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text)} characters)"
+        return _printable(text)
+    return f"{_printable(text[:limit])}... ({len(text)} characters)"
+
+
+def _shown_name(name, limit: int = 200) -> str:
+    """A name from a file (a case name) in a result line or a message: as it is
+    when it is printable, has no whitespace and does not start with a quote;
+    otherwise quoted, as repr() quotes it (so it can neither act on the
+    terminal nor split or imitate a line)."""
+    if (isinstance(name, str) and name and len(name) <= limit and name.isprintable()
+            and name[0] not in "'\"" and not any(ch.isspace() for ch in name)):
+        return name
+    return _quoted(name, limit)
+
+
+def _exception_text(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message as a short excerpt on one line (numpy's .npy
+    header message has three; an implementation's may have any number)."""
+    return _excerpt(" ".join(str(exc).split()) or type(exc).__name__, limit)
 
 
 def _quoted(value, limit: int = EXCERPT_LENGTH) -> str:
@@ -290,7 +323,7 @@ class CaseResult:
         )
         exact = "-" if self.vs_exact is None else f"max_ulp={_format_ulp(self.vs_exact.max_ulp)}"
         text = (
-            f"{self.label}  {_excerpt(self.case, 200)}  {self.status}  "
+            f"{_printable(self.label)}  {_shown_name(self.case)}  {self.status}  "
             f"checked {self.checked} of {self.total}  vs_data: {data}  vs_exact: {exact}"
         )
         return text + (f"  ({self.reason})" if self.reason else "")
@@ -576,10 +609,11 @@ def _hex_to_exact(text: str, raw) -> Fraction | int | float:
     fraction = fraction or ""
     if len(whole) + len(fraction) > MAX_DIGITS:
         raise _Invalid(f"value {_quoted(raw)} has more than {MAX_DIGITS} digits")
-    if exponent_text and len(exponent_text.lstrip("+-")) > 6:
-        exponent = MAX_BINARY_EXPONENT + 1  # no need to convert a huge exponent
+    exponent_digits = (exponent_text or "").lstrip("+-").lstrip("0")
+    if len(exponent_digits) > 6:  # no need to convert a huge exponent (leading zeros do not count)
+        exponent = MAX_BINARY_EXPONENT + 1
     else:
-        exponent = int(exponent_text or "0")
+        exponent = int(exponent_digits or "0") * (-1 if (exponent_text or "").startswith("-") else 1)
     if abs(exponent) > MAX_BINARY_EXPONENT:
         raise _Invalid(
             f"value {_quoted(raw)} is out of range (binary exponent beyond +-{MAX_BINARY_EXPONENT})"
@@ -834,7 +868,7 @@ def parse_case_file(text: str, path: str, label: str | None = None,
     except _BadNumber as exc:
         raise MalformedCaseFile(path, None, str(exc)) from None
     except (ValueError, RecursionError) as exc:
-        raise MalformedCaseFile(path, None, f"invalid JSON: {_excerpt(str(exc), 200)}") from None
+        raise MalformedCaseFile(path, None, f"invalid JSON: {_exception_text(exc, 200)}") from None
     try:
         if not isinstance(document, Mapping):
             raise _Invalid("top level must be an object")
@@ -861,7 +895,7 @@ def parse_case_file(text: str, path: str, label: str | None = None,
             raise MalformedCaseFile(path, case_name, str(exc)) from None
         except Exception as exc:  # a file shape the checks above did not foresee
             raise MalformedCaseFile(
-                path, case_name, f"cannot parse case ({type(exc).__name__}: {_excerpt(str(exc), 200)})"
+                path, case_name, f"cannot parse case ({type(exc).__name__}: {_exception_text(exc, 200)})"
             ) from None
     return CaseFile(path=path, label=label or os.path.basename(path), op=op, cases=cases)
 
@@ -893,7 +927,7 @@ def read_regular_file_bytes(path: str, max_bytes: int, limit_option: str = "--ma
         with os.fdopen(descriptor, "rb") as handle:
             descriptor = None
             check(os.fstat(handle.fileno()))
-            data = handle.read(max_bytes + 1)
+            data = handle.read(min(max_bytes, sys.maxsize - 1) + 1)
     except OSError as exc:
         raise refuse(f"cannot read file: {exc.strerror or exc}") from None
     finally:
@@ -1164,7 +1198,7 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
     missing = [f for f in case.required_features if f not in SUPPORTED_FEATURES]
     if missing:
         result.status = "SKIP"
-        result.reason = f"requires feature(s) {', '.join(map(_excerpt, missing))} not provided by the CPU runner"
+        result.reason = f"requires feature(s) {', '.join(map(_quoted, missing))} not provided by the CPU runner"
         return result
     skip_reason = case.op.unsupported(case) if case.op.unsupported is not None else ""
     if skip_reason:
@@ -1177,7 +1211,7 @@ def run_case(case: Case, label: str = "", strict: bool = False, impl=None,
         outputs = case.op.call(function, case)
     except Exception as exc:  # the implementation under test failed
         result.status = "FAIL"
-        result.reason = f"implementation raised {type(exc).__name__}: {_excerpt(str(exc), 200)}"
+        result.reason = f"implementation raised {type(exc).__name__}: {_exception_text(exc, 200)}"
         return result
     if not isinstance(outputs, (list, tuple)) or len(outputs) != len(case.outputs):
         result.status = "FAIL"
@@ -1254,13 +1288,18 @@ def run_file(path: str | os.PathLike, strict: bool = False, impl=None,
 # ---------------------------------------------------------------------------
 
 
+#: The largest value of --check-limit, --max-elements and --max-file-size (a byte
+#: count that fits a read() call).
+MAX_OPTION_VALUE = 2**63 - 1
+
+
 def _positive_int(text: str) -> int:
     try:
-        value = int(text, 0)
+        value = int(text, 0) if len(text.strip()) <= 30 else 0
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {_quoted(text)}")
+        value = 0
+    if not 0 < value <= MAX_OPTION_VALUE:
+        raise argparse.ArgumentTypeError(f"expected a positive integer below 2**63, got {_quoted(text)}")
     return value
 
 
@@ -1445,7 +1484,7 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
                     case_file.label,
                     case.name,
                     "FAIL",
-                    reason=f"runner error {type(exc).__name__}: {_excerpt(str(exc), 200)}",
+                    reason=f"runner error {type(exc).__name__}: {_exception_text(exc, 200)}",
                 )
             seconds = time.perf_counter() - start
             if result.status == "SKIP":
@@ -1466,7 +1505,7 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
         if skipped_here == len(case_file.cases):
             what = (f"all {skipped_here} case(s) were skipped" if skipped_here
                     else "the file has no cases")
-            print(f"{program}: warning: {case_file.label}: {what}; nothing was checked", file=err)
+            print(f"{program}: warning: {_printable(case_file.label)}: {what}; nothing was checked", file=err)
     print(f"{passed} passed, {failed} failed, {skipped} skipped", file=out)
     if junit is not None and not _write_junit(junit, suites, err, program):
         return 2

@@ -25,6 +25,7 @@ EXCERPT_LENGTH: int
 SAMPLE_SEED: int
 MAX_NONFINITE_ADDED: int
 COMPARE_BLOCK: int
+MAX_OPTION_VALUE: int
 
 class MalformedCaseFile(Exception):
     path: str

@@ -15,7 +15,9 @@ This module needs the ``onnx`` package.  ``import crtrig`` does not import it
 
 ``fold_windows(model)``
     Returns a copy of the model in which every window node with a constant
-    size is an initializer holding the exact window.
+    size is an initializer holding the exact window (a model that fails
+    onnx.checker is refused first; in a subgraph, a name the subgraph defines
+    hides an outer constant of that name).
 
 Errors name the node: a size tensor that is not int32/int64 or has more than
 one element, a negative size, an unsupported ``output_datatype``, a
@@ -24,6 +26,8 @@ one element, a negative size, an unsupported ``output_datatype``, a
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -431,24 +435,85 @@ new_ops: list[type[OpRun]] = [HannWindow, HammingWindow, BlackmanWindow, Sin, Co
 #: this many bytes (a size-2**24 float64 window is 128 MiB).
 DEFAULT_FOLD_MAX_BYTES = 1 << 28
 
+#: The largest message protobuf serializes (and onnx.checker checks in memory).
+_MAX_PROTOBUF_BYTES = (1 << 31) - 1
+
+#: What a folded initializer adds to a model besides its name and data, at
+#: most: the TensorProto's tags, data_type, dims and length prefixes, and the
+#: length prefixes of the graphs around it (per level of nesting).
+_TENSOR_OVERHEAD_BYTES = 64
+_NESTING_OVERHEAD_BYTES = 16
+
+_SIZE_TYPES = {TensorProto.INT32: np.dtype("<i4"), TensorProto.INT64: np.dtype("<i8")}
+
+
+class _Unreadable(Exception):
+    """A size constant whose value cannot be read (the window is left alone)."""
+
+
+class _OutputTooLarge(ValueError):
+    """The folded model would exceed the output limit (raised before any window is computed)."""
+
+    def __init__(self, estimate: int, limit: int):
+        super().__init__(f"the folded model would take about {estimate} bytes, more than "
+                         f"the limit of {limit}")
+        self.estimate = estimate
+        self.limit = limit
+
+
+@dataclass
+class _Planned:
+    """A window node to fold: what to compute and the initializer's name."""
+
+    node: NodeProto
+    size: int
+    periodic: bool
+    dtype: np.dtype
+    code: int
+
+
+@dataclass
+class _GraphPlan:
+    """The changes to one graph: nodes to fold (by index), constants to drop."""
+
+    graph: GraphProto
+    folds: dict[int, _Planned]
+    orphans: set[str]
+
 
 @dataclass
 class _FoldState:
     max_bytes: int
+    external_dir: str | None = None
     used_bytes: int = 0
+    added_bytes: int = 0  # an upper bound of what the folded initializers add to the model
     folded: list[str] = field(default_factory=list)
     left: list[tuple[str, str]] = field(default_factory=list)
+    plans: list[_GraphPlan] = field(default_factory=list)  # children before their parents
 
 
-def _constant_tensors(graph: GraphProto) -> dict[str, Callable[[], np.ndarray | None]]:
+def _defined_names(graph: GraphProto) -> set[str]:
+    """Every name ``graph`` itself defines: its inputs, initializers and node
+    outputs.  In a subgraph each of them hides a value of the same name in
+    an enclosing graph."""
+    names = {value.name for value in graph.input}
+    names.update(tensor.name for tensor in graph.initializer)
+    names.update(sparse.values.name for sparse in graph.sparse_initializer)
+    for node in graph.node:
+        names.update(name for name in node.output if name)
+    return names
+
+
+def _constant_tensors(graph: GraphProto) -> dict[str, Callable[[NodeProto, _FoldState], np.ndarray]]:
     """The constants defined in ``graph``: name -> function giving the value
-    (None if unreadable).  An initializer that is also a graph input can be
-    overridden by the caller, so it is not a constant."""
+    for a window node (raises _Unreadable, or the node's TypeError/ValueError
+    for a tensor that cannot be a size).  An initializer that is also a graph
+    input can be overridden by the caller, so it is not a constant."""
     inputs = {value.name for value in graph.input}
-    constants: dict[str, Callable[[], np.ndarray | None]] = {}
+    constants: dict[str, Callable[[NodeProto, _FoldState], np.ndarray]] = {}
     for tensor in graph.initializer:
         if tensor.name not in inputs:
-            constants[tensor.name] = lambda tensor=tensor: _tensor_value(tensor)
+            constants[tensor.name] = lambda node, state, tensor=tensor: _size_tensor_value(tensor, node, state)
     for node in graph.node:
         if node.op_type == "Constant" and node.domain in _ONNX_DOMAINS and len(node.output) == 1:
             value = _constant_node_value(node)
@@ -457,21 +522,74 @@ def _constant_tensors(graph: GraphProto) -> dict[str, Callable[[], np.ndarray | 
     return constants
 
 
-def _tensor_value(tensor: TensorProto) -> np.ndarray | None:
+def _size_tensor_value(tensor: TensorProto, node: NodeProto, state: _FoldState) -> np.ndarray:
+    """The value of a size tensor: its type and shape are checked first, so
+    that no more than its one element is ever read (from external data too)."""
+    dtype = _SIZE_TYPES.get(tensor.data_type)
+    if dtype is None:
+        try:
+            name = str(np.dtype(helper.tensor_dtype_to_np_dtype(tensor.data_type)))
+        except Exception:
+            name = _type_name(tensor.data_type)
+        raise _node_error(TypeError, node, f"size must be an int32 or int64 tensor; got {name}")
+    dims = tuple(int(d) for d in tensor.dims)
+    if len(dims) > 1 or any(d != 1 for d in dims):
+        raise _node_error(
+            ValueError, node,
+            f"size must be a scalar (or a one-element 1-D tensor); got a tensor of shape {dims}")
+    if tensor.data_location == TensorProto.EXTERNAL:
+        data = _read_external(tensor, dtype.itemsize, state)
+        return np.frombuffer(data, dtype=dtype).reshape(dims)
     try:
         return numpy_helper.to_array(tensor)
-    except Exception:  # e.g. external data that was not loaded
-        return None
+    except Exception:
+        raise _Unreadable from None
 
 
-def _constant_node_value(node: NodeProto) -> Callable[[], np.ndarray | None] | None:
+def _read_external(tensor: TensorProto, nbytes: int, state: _FoldState) -> bytes:
+    """The ``nbytes`` bytes of an externally stored tensor: from a regular
+    file inside the model's directory (the rule of onnx.checker), read
+    without blocking and no more than those bytes."""
+    if state.external_dir is None:
+        raise _Unreadable
+    entries = {entry.key: entry.value for entry in tensor.external_data}
+    location = entries.get("location", "")
+    try:
+        offset = int(entries.get("offset", "0"))
+        length = int(entries["length"]) if "length" in entries else nbytes
+    except ValueError:
+        raise _Unreadable from None
+    if not location or os.path.isabs(location) or offset < 0 or length != nbytes:
+        raise _Unreadable
+    base = os.path.realpath(state.external_dir)
+    path = os.path.realpath(os.path.join(base, location))
+    if os.path.commonpath([base, path]) != base:
+        raise _Unreadable
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise _Unreadable
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or offset + nbytes > info.st_size:
+                raise _Unreadable
+            handle.seek(offset)
+            data = handle.read(nbytes)
+    except OSError:
+        raise _Unreadable from None
+    if len(data) != nbytes:
+        raise _Unreadable
+    return data
+
+
+def _constant_node_value(node: NodeProto) -> Callable[[NodeProto, _FoldState], np.ndarray] | None:
     if len(node.attribute) != 1 or node.attribute[0].ref_attr_name:
         return None
     attribute = node.attribute[0]
     if attribute.name == "value" and attribute.type == AttributeProto.TENSOR:
-        return lambda tensor=attribute.t: _tensor_value(tensor)
+        return lambda window, state, tensor=attribute.t: _size_tensor_value(tensor, window, state)
     if attribute.name == "value_int" and attribute.type == AttributeProto.INT:
-        return lambda value=attribute.i: np.array(value, dtype=np.int64)
+        return lambda window, state, value=attribute.i: np.array(value, dtype=np.int64)
     return None
 
 
@@ -507,7 +625,8 @@ def _window_tensor(window: np.ndarray, name: str, code: int) -> TensorProto:
     return tensor
 
 
-def _fold_node(node: NodeProto, constants: dict, state: _FoldState) -> TensorProto | None:
+def _plan_node(node: NodeProto, constants: dict, state: _FoldState, depth: int) -> _Planned | None:
+    """Check a window node and decide whether it is folded (nothing is computed yet)."""
     label = _node_label(node)
     if not node.input or not node.input[0] or node.input[0] not in constants:
         state.left.append((label, "its size is not a constant"))
@@ -517,8 +636,9 @@ def _fold_node(node: NodeProto, constants: dict, state: _FoldState) -> TensorPro
     if periodic_ref or code_ref:
         state.left.append((label, "an attribute refers to a function attribute"))
         return None
-    size_value = constants[node.input[0]]()
-    if size_value is None:
+    try:
+        size_value = constants[node.input[0]](node, state)
+    except _Unreadable:
         state.left.append((label, "its size constant cannot be read"))
         return None
     dtype = _window_output_type(code, node)
@@ -529,60 +649,108 @@ def _fold_node(node: NodeProto, constants: dict, state: _FoldState) -> TensorPro
         state.left.append((label, f"its {nbytes} bytes would take the folded windows past "
                                   f"max_bytes={state.max_bytes}"))
         return None
-    window = _make_window(node, size, is_periodic, dtype)
     state.used_bytes += nbytes
+    state.added_bytes += (nbytes + len(node.output[0].encode("utf-8", "surrogatepass"))
+                          + _TENSOR_OVERHEAD_BYTES + _NESTING_OVERHEAD_BYTES * depth)
     state.folded.append(label)
-    return _window_tensor(window, node.output[0], TensorProto.FLOAT if code is None else code)
+    return _Planned(node, size, is_periodic, dtype, TensorProto.FLOAT if code is None else code)
 
 
-def _fold_graph(graph: GraphProto, outer: dict, state: _FoldState) -> tuple[set[str], set[str]]:
-    """Fold the windows of ``graph`` and its subgraphs, in place.
+def _plan_graph(graph: GraphProto, outer: dict, state: _FoldState, depth: int = 0) -> tuple[set[str], set[str]]:
+    """Plan the folding of the windows of ``graph`` and its subgraphs
+    (appended to state.plans, subgraphs first); nothing is modified yet.
 
-    Returns the names used in this subtree after folding and the names of
-    size constants of folded windows that are defined outside it.
+    A name the graph defines (an input, an initializer, a node output) hides
+    the enclosing graphs' value of that name, constant or not: only the
+    graph's own constants and the outer constants it does not redefine are
+    constants here.  Returns the outer names used in this subtree after
+    folding and the outer names that were sizes of folded windows.
     """
+    defined = _defined_names(graph)
+    constants = {name: value for name, value in outer.items() if name not in defined}
     local = _constant_tensors(graph)
-    constants = {**outer, **local}
+    constants.update(local)
     used: set[str] = {value.name for value in graph.output}
     folded_sizes: set[str] = set()
-    folded: dict[int, TensorProto] = {}
+    folds: dict[int, _Planned] = {}
     for index, node in enumerate(graph.node):
         if node.op_type in _WINDOW_FUNCTIONS and node.domain in _ONNX_DOMAINS:
-            tensor = _fold_node(node, constants, state)
-            if tensor is not None:
-                folded[index] = tensor
+            planned = _plan_node(node, constants, state, depth)
+            if planned is not None:
+                folds[index] = planned
                 folded_sizes.add(node.input[0])
                 continue
         used.update(node.input)
         for subgraph in _subgraphs(node):
-            sub_used, sub_sizes = _fold_graph(subgraph, constants, state)
+            sub_used, sub_sizes = _plan_graph(subgraph, constants, state, depth + 1)
             used |= sub_used
             folded_sizes |= sub_sizes
     orphans = {name for name in folded_sizes if name in local and name not in used}
-    # Mutate only now: the subgraphs are done, and nothing below holds on to
-    # an element of these repeated fields.
+    state.plans.append(_GraphPlan(graph, folds, orphans))
+    return used - defined, folded_sizes - defined
+
+
+def _apply(plan: _GraphPlan) -> None:
+    """Compute the planned windows of one graph and change the graph."""
+    graph = plan.graph
+    tensors = {index: _window_tensor(_make_window(p.node, p.size, p.periodic, p.dtype), p.node.output[0], p.code)
+               for index, p in sorted(plan.folds.items())}
+    # The subgraphs' plans were applied before this one; nothing below holds
+    # on to an element of these repeated fields.
     for index in range(len(graph.node) - 1, -1, -1):
         node = graph.node[index]
-        if index in folded or (node.op_type == "Constant" and node.domain in _ONNX_DOMAINS
-                               and len(node.output) == 1 and node.output[0] in orphans):
+        if index in tensors or (node.op_type == "Constant" and node.domain in _ONNX_DOMAINS
+                                and len(node.output) == 1 and node.output[0] in plan.orphans):
             del graph.node[index]
     for repeated in (graph.initializer, graph.value_info):
         for index in range(len(repeated) - 1, -1, -1):
-            if repeated[index].name in orphans:
+            if repeated[index].name in plan.orphans:
                 del repeated[index]
-    graph.initializer.extend(folded[i] for i in sorted(folded))
-    return used, folded_sizes - set(local)
+    graph.initializer.extend(tensors[i] for i in sorted(tensors))
 
 
-def _fold_windows(model: ModelProto, max_bytes: int) -> tuple[ModelProto, list[str], list[tuple[str, str]]]:
+def _check_model(model: ModelProto) -> None:
+    """Refuse a model that fails onnx.checker (before anything is folded).
+    A model above protobuf's 2 GiB cannot be checked in memory: it is not."""
+    from onnx import checker
+
+    if model.ByteSize() > _MAX_PROTOBUF_BYTES:
+        return
+    try:
+        checker.check_model(model)
+    except checker.ValidationError as exc:
+        raise ValueError(f"the model fails onnx.checker: {exc}") from None
+
+
+def _fold_windows(model: ModelProto, max_bytes: int, *, copy: bool = True, check: bool = True,
+                  external_dir: str | None = None,
+                  output_limit: int | None = None) -> tuple[ModelProto, list[str], list[tuple[str, str]]]:
+    """fold_windows, and the labels of the folded and of the unfolded window
+    nodes (with the reason).  ``copy=False`` folds ``model`` itself;
+    ``check=False`` skips onnx.checker (the caller has checked the file);
+    ``external_dir``: the model's directory, from which size constants stored
+    as external data are read (the one element each; other external tensors
+    are not read); ``output_limit``: raise _OutputTooLarge, before computing
+    any window, if the folded model might take more bytes than that."""
     if not isinstance(model, ModelProto):
         raise TypeError(f"fold_windows() expects an onnx.ModelProto; got {type(model).__name__}")
     if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes < 0:
         raise ValueError(f"max_bytes must be a non-negative int; got {max_bytes!r}")
-    result = ModelProto()
-    result.CopyFrom(model)
-    state = _FoldState(max_bytes)
-    _fold_graph(result.graph, {}, state)
+    if check:
+        _check_model(model)
+    if copy:
+        result = ModelProto()
+        result.CopyFrom(model)
+    else:
+        result = model
+    state = _FoldState(max_bytes, external_dir)
+    _plan_graph(result.graph, {}, state)
+    if output_limit is not None and state.added_bytes:
+        estimate = result.ByteSize() + state.added_bytes
+        if estimate > output_limit:
+            raise _OutputTooLarge(estimate, output_limit)
+    for plan in state.plans:
+        _apply(plan)
     return result, state.folded, state.left
 
 
@@ -600,11 +768,21 @@ def fold_windows(model: ModelProto, *, max_bytes: int = DEFAULT_FOLD_MAX_BYTES) 
 
     Windows in the bodies of If, Loop and Scan nodes (any graph attribute, at
     any depth) are folded too, into an initializer of that body; their size
-    may be a constant of the body or of an enclosing graph.  Windows inside
-    model-local functions (``model.functions``) are left alone: a function
-    has no initializers, and its attributes may be bound only at the call.
-    Windows whose size is not constant, and windows that would take the
-    folded windows together past ``max_bytes``, are left alone too.
+    may be a constant of the body or of an enclosing graph, unless the body
+    (or a graph between) defines that name itself -- as an input, an
+    initializer or a node output, which hides the outer constant.  Windows
+    inside model-local functions (``model.functions``) are left alone: a
+    function has no initializers, and its attributes may be bound only at
+    the call.  Windows whose size is not constant in their own scope, whose
+    size constant is stored as external data that was not loaded, and
+    windows that would take the folded windows together past ``max_bytes``,
+    are left alone too.
+
+    The model is checked with ``onnx.checker.check_model`` first (a model
+    above 2 GiB, which the checker cannot take in memory, is not): one that
+    fails raises ``ValueError`` and nothing is folded.  The checker looks
+    for external data files relative to the current directory; load the
+    external data (``onnx.load``'s default) or run from the model's directory.
 
     A window node with a constant size that is not a scalar (or one-element
     1-D) int32/int64 tensor, a negative size, an unsupported

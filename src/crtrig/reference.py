@@ -70,7 +70,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _dtypes
+from . import _dtypes, _rational
 
 __all__ = [
     "KINDS",
@@ -887,7 +887,8 @@ def _as_size(size) -> int:
         raise TypeError(f"size must be an integer, got {type(size).__name__}")
     size = int(size)
     if size < 0:
-        raise ValueError(f"size must be non-negative, got {size}")
+        shown = str(size) if size.bit_length() <= 64 else f"a negative integer of {size.bit_length()} bits"
+        raise ValueError(f"size must be non-negative, got {shown}")
     return size
 
 
@@ -940,6 +941,33 @@ class _CosineSum(NamedTuple):
     slope_den: int
 
 
+#: Limits on a coefficient written as text, those of case files (crtrig.cases):
+#: at most 2000 significant digits (or digits of N and D), a decimal exponent
+#: within +-1000; checked before the value is built (Fraction("1e-999999999")
+#: would compute 10**999999999 first).
+MAX_COEFFICIENT_DIGITS = 2000
+MAX_COEFFICIENT_EXPONENT = 1000
+
+
+def _coefficient_from_text(text: str) -> Fraction:
+    shown = repr(text) if len(text) <= 40 else f"{text[:40]!r}... ({len(text)} characters)"
+    parts = _rational.split(text)
+    if parts is None:
+        raise ValueError(f"coefficient {shown} is not a rational number")
+    if parts.is_ratio:
+        if max(len(parts.numerator), len(parts.denominator)) > MAX_COEFFICIENT_DIGITS:
+            raise ValueError(f"coefficient {shown} has more than {MAX_COEFFICIENT_DIGITS} digits")
+        if not parts.denominator:
+            raise ValueError(f"coefficient {shown} is not a rational number (a zero denominator)")
+    elif not parts.is_zero:
+        if len(parts.coefficient) > MAX_COEFFICIENT_DIGITS:
+            raise ValueError(f"coefficient {shown} has more than {MAX_COEFFICIENT_DIGITS} significant digits")
+        if abs(parts.leading_exponent) > MAX_COEFFICIENT_EXPONENT:
+            raise ValueError(f"coefficient {shown} is out of range (decimal exponent beyond "
+                             f"+-{MAX_COEFFICIENT_EXPONENT})")
+    return parts.fraction()
+
+
 def _cosine_sum_coefficients(coefficients) -> tuple[Fraction, ...]:
     if isinstance(coefficients, (str, bytes)):
         raise TypeError("coefficients must be a sequence of rationals, not a string")
@@ -961,11 +989,10 @@ def _cosine_sum_coefficients(coefficients) -> tuple[Fraction, ...]:
             )
         if isinstance(item, (int, np.integer)):
             result.append(Fraction(int(item)))
-        elif isinstance(item, (Fraction, str)):
-            try:
-                result.append(Fraction(item))
-            except (ValueError, ZeroDivisionError):
-                raise ValueError(f"coefficient {item!r} is not a rational number") from None
+        elif isinstance(item, Fraction):
+            result.append(Fraction(item))
+        elif isinstance(item, str):
+            result.append(_coefficient_from_text(item))
         else:
             raise TypeError(
                 f"coefficient {item!r}: expected an int, a Fraction or a decimal string; "

@@ -30,10 +30,16 @@ that return the token itself).  The output keeps every key in its order and
 every number as written; only whitespace changes.  ``data`` is added as the
 last key of each output that has none; nothing else changes (``allowNaN``
 included: an output whose exact values hold NaN needs ``allowNaN: true`` to
-pass, filled or not).  The output path may be the input; it is written
-atomically (a temporary file, then ``os.replace``).  A file whose filled text
-would exceed ``--max-file-size`` is malformed: nothing is computed when a
-lower bound of its size already does, nothing is written in any case.
+pass, filled or not).  Strings are written with every character that is not
+printable (control characters, lone surrogates, bidi overrides, line
+separators) as a ``\\u`` escape.  The output path may be the input; it is
+written atomically (a temporary file, then ``os.replace``).  A file whose
+filled text could exceed ``--max-file-size`` is malformed and refused before
+anything is computed: its size is bounded by the rewritten structure's exact
+size plus, per value, the longest token of its type and the separator
+(``MAX_VALUE_BYTES``: 26 bytes for float64, 21 for float32 and bfloat16, 13
+for float16, the type's extreme for integers, 3 for a window's integer
+output); nothing is written in any case.
 
 Generating
 ----------
@@ -57,7 +63,8 @@ case) and:
 Every output has tolerance 0 and ``allowNaN`` exactly when its values hold
 NaN; the file passes ``crtrig cases --strict``.  The work is bounded before
 it starts: every size is within the runner's limits (``--max-elements``) and
-a lower bound of the file's size within ``--max-file-size``.
+the values' bound (as for ``--fill``; each input value of Sin/Cos also stands
+in the output) within ``--max-file-size``.
 """
 
 from __future__ import annotations
@@ -82,8 +89,20 @@ from ._version import __version__
 #: (ceil(p log10 2) + 1 for precision p); the search never needs more.
 MAX_SIGNIFICANT_DIGITS = {"float16": 5, "bfloat16": 4, "float32": 9, "float64": 17}
 #: Fewest bytes a filled value takes in the output: "0" (integers) or "0.0"
-#: (floats), plus the ", " separator.  Used to refuse oversized work early.
+#: (floats), plus the ", " separator.
 MIN_VALUE_BYTES = {"integer": 3, "float": 5}
+#: Most bytes a value takes in the output, per type: its longest token plus the
+#: ", " separator (measured by tests/test_vectors.py on the binades where the
+#: longest tokens are).  float64: "-2.9205048131065683e-196" (17 digits, a
+#: three-digit exponent), 24 + 2; float32 and bfloat16: "-1000000000000000.0",
+#: the end of repr's positional range, 19 + 2; float16: "-0.00010014" (and
+#: '"-Infinity"'), 11 + 2; integers: the type's minimum or maximum.  The size
+#: of a file to fill is bounded with these before anything is computed.
+MAX_VALUE_BYTES = {"float16": 13, "bfloat16": 21, "float32": 21, "float64": 26,
+                   "int8": 6, "uint8": 5, "int16": 8, "uint16": 7, "int32": 13, "uint32": 12,
+                   "int64": 22, "uint64": 22}
+#: A window's integer output is the truncated float32 window, 0 or 1: "1, ".
+WINDOW_INTEGER_VALUE_BYTES = 3
 #: Fewest bytes of a generated case besides its values (name, attrs, shapes...).
 MIN_CASE_BYTES = 100
 
@@ -260,13 +279,23 @@ def parse_keeping_numbers(text: str) -> Any:
     return json.loads(text, parse_float=_Raw, parse_int=_Raw, parse_constant=_Raw)
 
 
+def _json_escape(ch: str) -> str:
+    code = ord(ch)
+    if code > 0xFFFF:  # a UTF-16 surrogate pair, as JSON spells characters beyond the BMP
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
 def _json_string(value: str) -> str:
+    """A JSON string that holds only printable characters: printable non-ASCII as
+    it is, everything else (C0 and C1 controls, DEL, lone surrogates, bidi
+    overrides, line separators...) as \\u escapes, so that the file never carries
+    what a terminal would act on, and is always UTF-8."""
     text = json.dumps(value, ensure_ascii=False)
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate from a \\uXXXX escape: keep it escaped
-        text = json.dumps(value)
-    return text
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _json_escape(ch) for ch in text)
 
 
 def _scalar(value) -> str:
@@ -325,6 +354,37 @@ def _dump(node, level: int, out: list[str]) -> None:
     out.append("  " * level + closing)
 
 
+def _text_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def _scalar_size(value) -> int:
+    return len(value.text) if isinstance(value, _Raw) else _text_bytes(_scalar(value))
+
+
+def _flat_size(value) -> int:
+    if isinstance(value, list):
+        return 2 + sum(_scalar_size(item) for item in value) + 2 * max(len(value) - 1, 0)
+    return _scalar_size(value)
+
+
+def _dump_size(node, level: int) -> int:
+    """The UTF-8 size of what _dump(node, level) writes, computed without writing
+    it (re-indentation can make it much larger than the text it came from)."""
+    if isinstance(node, dict):
+        members = [(_text_bytes(_json_string(key)) + 2, value) for key, value in node.items()]
+    elif isinstance(node, list):
+        members = [(0, value) for value in node]
+    else:
+        return _scalar_size(node)
+    if all(_is_flat(value) for _, value in members):
+        return 2 + sum(prefix + _flat_size(value) for prefix, value in members) + 2 * max(len(members) - 1, 0)
+    size = 2 + 2 * level + 1  # the opening bracket and newline; the closing line
+    for index, (prefix, value) in enumerate(members):
+        size += 2 * (level + 1) + prefix + _dump_size(value, level + 1) + (2 if index < len(members) - 1 else 1)
+    return size
+
+
 def dump_json(document) -> str:
     """JSON text of a document from parse_keeping_numbers (or built of dicts,
     lists, str, int, bool, None and _Raw tokens), ending with a newline."""
@@ -346,8 +406,12 @@ class FillSummary:
     nbytes: int = 0
 
 
-def _min_value_bytes(dtype: str) -> int:
-    return MIN_VALUE_BYTES["integer" if dtype in reference.INTEGER_FORMATS else "float"]
+def max_value_bytes(op: str, dtype: str) -> int:
+    """Most bytes one filled value of an output of ``op`` and ``dtype`` takes,
+    with its separator (MAX_VALUE_BYTES; windows' integer outputs are 0 or 1)."""
+    if op in WINDOW_OPS and dtype in reference.INTEGER_FORMATS:
+        return WINDOW_INTEGER_VALUE_BYTES
+    return MAX_VALUE_BYTES[dtype]
 
 
 def fill_text(text: str, path: str, max_elements: int = cases.DEFAULT_MAX_ELEMENTS,
@@ -355,23 +419,33 @@ def fill_text(text: str, path: str, max_elements: int = cases.DEFAULT_MAX_ELEMEN
     """The case file ``text`` with exact data in every output that has none.
 
     Raises cases.MalformedCaseFile: for anything the runner refuses, and for
-    a filled text of more than ``max_file_bytes`` bytes (checked on a lower
-    bound before anything is computed, and on the result)."""
+    a filled text that could take more than ``max_file_bytes`` bytes: the
+    bound (the rewritten structure's exact size, each value at the longest
+    token of its type, MAX_VALUE_BYTES) is checked before anything is
+    computed, so a refusal comes at once; the result is checked again."""
     case_file = cases.parse_case_file(text, path, max_elements=max_elements)
     document = parse_keeping_numbers(text)  # the same structure: it parsed just now
     raw_cases = document["cases"]
 
+    # The size of the result, bounded before anything is computed: the rewritten
+    # structure exactly (with an empty values token where the data will go), and
+    # each value at its type's longest token.
     to_fill: list[tuple[cases.Case, int, dict]] = []
-    lower_bound = 0
+    values_bound = 0
     for case, raw_case in zip(case_file.cases, raw_cases):
         for index, (spec, raw_output) in enumerate(zip(case.outputs, raw_case["outputs"].values())):
             if "data" not in raw_output:
                 to_fill.append((case, index, raw_output))
-                lower_bound += math.prod(spec.shape) * _min_value_bytes(spec.dtype)
-    if lower_bound > max_file_bytes:
+                raw_output["data"] = {"kind": "values", "values": _Raw("")}
+                values_bound += max(2, math.prod(spec.shape) * max_value_bytes(case.op.name, spec.dtype))
+    try:
+        bound = _dump_size(document, 0) + 1 + values_bound  # + the final newline
+    except RecursionError:
+        raise cases.MalformedCaseFile(path, None, "cannot fill: the JSON is nested too deeply to rewrite") from None
+    if bound > max_file_bytes:
         raise cases.MalformedCaseFile(
-            path, None, f"cannot fill: the filled file would take at least {lower_bound} bytes, "
-            f"more than the limit of {max_file_bytes} (--max-file-size)")
+            path, None, f"cannot fill: the filled file could take up to {bound} bytes, more than the limit "
+            f"of {max_file_bytes} (--max-file-size)")
 
     summary = FillSummary(cases=len(case_file.cases))
     for case, index, raw_output in to_fill:
@@ -464,9 +538,11 @@ def _parse_dtypes(text: str | None, allowed: tuple[str, ...], op: str) -> list[s
     names = [name.strip() for name in text.split(",") if name.strip()]
     if names == ["all"]:
         return list(allowed)
-    for name in names:
+    for index, name in enumerate(names):
         if name not in allowed:
             raise UsageError(f"--dtypes: {cases._quoted(name)} is not one of {', '.join(allowed)}, all")
+        if name in names[:index]:
+            raise UsageError(f"--dtypes names {name} twice")
     if not names:
         raise UsageError("--dtypes is empty")
     return [name for name in allowed if name in names]
@@ -534,7 +610,7 @@ def load_inputs(path: str, max_elements: int, max_file_bytes: int) -> np.ndarray
     try:
         array = np.load(io.BytesIO(data), allow_pickle=False)
     except Exception as exc:  # any unreadable file: one line
-        raise cases.MalformedCaseFile(path, None, f"cannot read .npy: {cases._excerpt(str(exc), 200)}") from None
+        raise cases.MalformedCaseFile(path, None, f"cannot read .npy: {cases._exception_text(exc, 200)}") from None
     if not isinstance(array, np.ndarray):
         raise cases.MalformedCaseFile(path, None, "not a .npy file (an .npz holds several arrays)")
     if array.dtype.kind == "V" and array.dtype.itemsize == 2 and array.dtype.fields is None:
@@ -587,6 +663,14 @@ def _trig_case(name: str, patterns: np.ndarray, fmt_name: str, shape: list[int])
     }
 
 
+def _check_values_bound(bound: int, max_file_bytes: int) -> None:
+    """Refuse a --new file whose values alone could exceed --max-file-size
+    (before any of them is computed)."""
+    if bound > max_file_bytes:
+        raise UsageError(f"the file's values could take up to {bound} bytes, more than the limit "
+                         f"of {max_file_bytes} (--max-file-size)")
+
+
 @dataclass
 class NewRequest:
     """What ``--new`` is asked to build (strings as given on the command line)."""
@@ -617,11 +701,8 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
         per_size = len(dtypes) * len(modes)
         max_size = min(cases.MAX_WINDOW_SIZE, max_elements)
         sizes = parse_sizes(request.sizes, max_size, max(1, max_file_bytes // (MIN_CASE_BYTES * per_size)))
-        lower_bound = len(modes) * sum(MIN_CASE_BYTES * len(sizes) + sum(sizes) * _min_value_bytes(dtype)
-                                       for dtype in dtypes)
-        if lower_bound > max_file_bytes:
-            raise UsageError(f"the file would take at least {lower_bound} bytes, more than the limit "
-                             f"of {max_file_bytes} (--max-file-size)")
+        _check_values_bound(len(modes) * sum(sum(sizes) * max_value_bytes(op, dtype) for dtype in dtypes),
+                            max_file_bytes)
         case_list = [_window_case(WINDOW_OPS[op], size, dtype, periodic)
                      for periodic in modes for dtype in dtypes for size in sizes]
         command += [f"--sizes {request.sizes}", f"--dtypes {','.join(dtypes)}",
@@ -639,10 +720,11 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
         if request.classes is not None:
             classes = _parse_classes(request.classes, min(max_values, max_elements))
             dtypes = _parse_dtypes(request.dtypes, TRIG_DTYPE_ORDER, op)
-            random_total = sum(count for _, count in classes) * len(dtypes)
-            if random_total > max_values:
-                raise UsageError(f"--classes: {random_total} random inputs in all, more than a file "
-                                 "of --max-file-size bytes can hold")
+            per_dtype = {dtype: {"special": len(special_bits(dtype)), "hard": len(hard_bits(func, dtype))}
+                         for dtype in dtypes}
+            _check_values_bound(sum(2 * max_value_bytes(op, dtype) * (per_dtype[dtype][name] if name != "random"
+                                                                      else count)
+                                    for dtype in dtypes for name, count in classes), max_file_bytes)
             for dtype in dtypes:
                 for name, count in classes:
                     if name == "special":
@@ -659,6 +741,7 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
         if request.inputs is not None:
             array = load_inputs(request.inputs, min(max_values, max_elements), max_file_bytes)
             dtype = reference.format_name(array.dtype)
+            _check_values_bound(2 * max_value_bytes(op, dtype) * array.size, max_file_bytes)
             patterns = array.reshape(-1).view(reference.FLOAT_FORMATS[dtype].bits_dtype)
             case_list.append(_trig_case(f"{dtype}_inputs", patterns, dtype, list(array.shape)))
             command.append(f"--inputs {os.path.basename(request.inputs)}")
@@ -764,6 +847,6 @@ def run(args: argparse.Namespace) -> int:
         return _usage_error(program, str(exc))
     except OutputError as exc:
         return _usage_error(program, f"{cases._excerpt(args.output, 200)}: {exc}")
-    print(f"wrote {args.output}: {summary.cases} case(s), filled {summary.outputs_filled} "
+    print(f"wrote {cases._printable(args.output)}: {summary.cases} case(s), filled {summary.outputs_filled} "
           f"output(s) with {summary.values_filled} value(s), {summary.nbytes} bytes")
     return 0

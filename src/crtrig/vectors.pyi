@@ -7,6 +7,8 @@ from numpy.typing import NDArray
 
 MAX_SIGNIFICANT_DIGITS: dict[str, int]
 MIN_VALUE_BYTES: dict[str, int]
+MAX_VALUE_BYTES: dict[str, int]
+WINDOW_INTEGER_VALUE_BYTES: int
 MIN_CASE_BYTES: int
 TRIG_OPS: dict[str, str]
 WINDOW_OPS: dict[str, str]
@@ -26,6 +28,7 @@ def value_tokens(array: NDArray[Any]) -> list[str]: ...
 def values_array_token(array: NDArray[Any]) -> _Raw: ...
 def parse_keeping_numbers(text: str) -> Any: ...
 def dump_json(document: Any) -> str: ...
+def max_value_bytes(op: str, dtype: str) -> int: ...
 
 @dataclass
 class FillSummary:

@@ -68,7 +68,7 @@ wall time; and a final line such as
 ``sin float32 target avx2: 4294967296 inputs, 0 wrong, 123 escalated, 812.3 s``
 (one per target checked).
 stderr: progress (a bar on a terminal, otherwise a line every
-``--progress-interval`` seconds) with done/total, rate and ETA.
+``--progress-interval`` seconds, at least 1) with done/total, rate and ETA.
 
 Exit status: 0 when no result is wrong, 1 when some are, 2 for a run that
 cannot be made (a bad argument, an unknown or unsupported target, a sample
@@ -106,6 +106,7 @@ from typing import Optional
 import numpy as np
 
 from . import reference
+from ._cli_args import UNBOUNDED_MAX, shown
 
 PROGRAM = "crtrig verify"
 FUNCS = ("sin", "cos")
@@ -461,25 +462,33 @@ class Progress:
 
 
 def _integer(text: str) -> int:
+    """An integer (0x... allowed) below 2**64 in magnitude: every option's range ends
+    there, so a longer one is refused unread; messages quote at most 40 characters."""
     try:
-        return int(text, 0)
+        value = int(text, 0) if len(text.strip()) <= 30 else None
     except ValueError:
-        shown = text if len(text) <= 40 else text[:40] + "..."
-        raise argparse.ArgumentTypeError(f"expected an integer, got {shown!r}") from None
+        value = None
+    if value is None or abs(value) > UNBOUNDED_MAX:
+        raise argparse.ArgumentTypeError(f"expected an integer below 2**64 in magnitude, got {shown(text)}")
+    return value
 
 
 def _positive_int(text: str) -> int:
     value = _integer(text)
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        raise argparse.ArgumentTypeError(f"must be positive, got {shown(text)}")
     return value
 
 
 def _non_negative_int(text: str) -> int:
     value = _integer(text)
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must be non-negative, got {text}")
+        raise argparse.ArgumentTypeError(f"must be non-negative, got {shown(text)}")
     return value
+
+
+#: Shortest --progress-interval: a line a second at most (shorter ones only flood a log).
+MIN_PROGRESS_INTERVAL = 1.0
 
 
 def _positive_seconds(text: str) -> float:
@@ -487,8 +496,9 @@ def _positive_seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text[:40]!r}")
+    if not (math.isfinite(value) and value >= MIN_PROGRESS_INTERVAL):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, at least {MIN_PROGRESS_INTERVAL:g}, "
+                                         f"got {shown(text)}")
     return value
 
 
@@ -497,9 +507,9 @@ def _bit_range(text: str) -> tuple[int, int]:
         first_text, last_text = text.split(":")
         first, last = int(first_text, 0), int(last_text, 0)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 0x3f800000:0x3fffffff), got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 0x3f800000:0x3fffffff), got {shown(text)}")
     if not 0 <= first <= last:
-        raise argparse.ArgumentTypeError(f"need 0 <= FIRST <= LAST, got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"need 0 <= FIRST <= LAST, got {shown(text)}")
     return first, last
 
 
@@ -532,8 +542,8 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         f"rounding boundary; {MIN_MARGIN_LOG2} <= M <= {MAX_MARGIN_LOG2} "
                         f"(default {DEFAULT_MARGIN_LOG2})")
     parser.add_argument("--progress-interval", type=_positive_seconds, default=30.0, metavar="SECONDS",
-                        help="seconds between progress lines when stderr is not a terminal "
-                        "(default 30)")
+                        help="seconds between progress lines when stderr is not a terminal, "
+                        f"at least {MIN_PROGRESS_INTERVAL:g} (default 30)")
     parser.add_argument("--corrupt-for-test", type=_non_negative_int, default=None,
                         help=argparse.SUPPRESS)
     parser.set_defaults(func=run)

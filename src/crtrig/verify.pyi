@@ -29,6 +29,7 @@ DEFAULT_MARGIN_LOG2: int
 MIN_MARGIN_LOG2: int
 MAX_MARGIN_LOG2: int
 MAX_LISTED: int
+MIN_PROGRESS_INTERVAL: float
 EXACT_METHOD: str
 
 def parse_worst_case_value(token: str, fmt: reference.FloatFormat) -> int: ...

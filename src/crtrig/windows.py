@@ -31,7 +31,7 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _windows
+from . import _rational, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -61,9 +61,9 @@ def _length(M, fname, argname="M"):
         raise TypeError(f"{fname}(): {argname} must be {_M_KINDS}; {type(M).__name__}.__index__ failed: "
                         f"{type(exc).__name__}: {exc}") from exc
     if M < 0:
-        raise ValueError(f"{fname}(): {argname} must be a non-negative integer; got {M}")
+        raise ValueError(f"{fname}(): {argname} must be a non-negative integer; got {_windows.shown_int(M)}")
     if M > _windows._core.WINDOW_MAX_SIZE:
-        raise ValueError(f"{fname}(): {argname} must be at most 2**53; got {M}")
+        raise ValueError(f"{fname}(): {argname} must be at most 2**53; got {_windows.shown_int(M)}")
     return M
 
 
@@ -75,40 +75,106 @@ def _flag(value, fname, argname):
     raise TypeError(f"{fname}(): {argname} must be a bool; got {value!r}")
 
 
+#: Decimal places (after removing trailing zeros) beyond which a decimal alpha in
+#: (0, 1) has a denominator of at least 2**65 (a power of ten over a power of 2 or 5).
+_ALPHA_MAX_PLACES = 64
+#: Digits beyond which a written N/D is refused unread (the check then needs no gcd).
+_ALPHA_MAX_RATIO_DIGITS = 1000
+_ALPHA_KINDS = "a fractions.Fraction, an int, a decimal string or a float"
+
+
+def _shown_alpha(alpha, value=None):
+    """alpha for a message: the exact fraction when it is short, else an excerpt
+    of what was passed (never a 10**9-digit number)."""
+    if value is not None and max(value.numerator.bit_length(), value.denominator.bit_length()) <= 256:
+        return str(value)
+    if isinstance(alpha, (int, _np.integer)):
+        return _windows.shown_int(int(alpha))
+    if isinstance(alpha, _numbers.Rational):
+        numerator, denominator = int(alpha.numerator), int(alpha.denominator)
+        return (f"a fraction of a {numerator.bit_length()}-bit numerator and a "
+                f"{denominator.bit_length()}-bit denominator")
+    text = repr(alpha)
+    return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+
+
+def _out_of_range(fname, alpha, value=None):
+    return ValueError(f"{fname}(): alpha must lie in [0, 1]; got {_shown_alpha(alpha, value)}")
+
+
+def _too_fine(fname, alpha, value=None):
+    return ValueError(f"{fname}(): alpha = {_shown_alpha(alpha, value)} is too large a fraction: its "
+                      "numerator and denominator must be below 2**64")
+
+
+def _alpha_from_parts(parts, alpha, fname):
+    """An exact alpha from the text of a decimal or N/D (crtrig._rational.Parts),
+    with the range and the size checked before any power of ten is computed."""
+    if parts is None:
+        raise ValueError(f"{fname}(): alpha {_shown_alpha(alpha)} is not a finite rational number (write a "
+                         "decimal such as '0.54' or a fraction such as '27/50')")
+    if parts.is_ratio:
+        if parts.denominator == "":
+            raise ValueError(f"{fname}(): alpha {_shown_alpha(alpha)} is not a finite rational number "
+                             "(a zero denominator)")
+        if parts.is_zero:
+            return _Fraction(0)
+        if parts.negative or len(parts.numerator) > len(parts.denominator):  # below 0, or above 1
+            raise _out_of_range(fname, alpha)
+        if max(len(parts.numerator), len(parts.denominator)) > _ALPHA_MAX_RATIO_DIGITS:
+            raise _too_fine(fname, alpha)
+        return parts.fraction()
+    if parts.is_zero:
+        return _Fraction(0)
+    if parts.negative or parts.leading_exponent > 0:  # below 0, or at least 10
+        raise _out_of_range(fname, alpha)
+    if parts.exponent < -_ALPHA_MAX_PLACES:  # in (0, 1): the denominator is >= 2**65
+        raise _too_fine(fname, alpha)
+    return parts.fraction()  # at most 65 digits over at most 10**64
+
+
 def _alpha_fraction(alpha, fname="general_hamming"):
     """alpha as an exact Fraction: a Fraction, an int, a decimal string, a Decimal, or a
-    float read as the shortest decimal that round-trips in its own type (0.54 is 27/50)."""
+    float read as the shortest decimal that round-trips in its own type (0.54 is 27/50).
+    Exponents and sizes are checked before anything is computed, so that any
+    input is refused (or accepted) at once."""
     if isinstance(alpha, (bool, _np.bool_)):
-        raise TypeError(f"{fname}(): alpha must be a fractions.Fraction, an int, a decimal string or a "
-                        f"float; got {type(alpha).__name__}")
-    if isinstance(alpha, _Fraction):
-        value = alpha
-    elif isinstance(alpha, (int, _np.integer)):
-        value = _Fraction(int(alpha))
-    elif isinstance(alpha, (float, _np.floating)):
+        raise TypeError(f"{fname}(): alpha must be {_ALPHA_KINDS}; got {type(alpha).__name__}")
+    if isinstance(alpha, (float, _np.floating)):
         if not _np.isfinite(alpha):
             raise ValueError(f"{fname}(): alpha must be finite; got {alpha!r}")
         # The shortest decimal that reads back as the same value of its type
-        # (repr of a Python float; numpy's Dragon4 for np.float16/32/64).
-        text = repr(alpha) if type(alpha) is float else _np.format_float_positional(alpha, unique=True,
+        # (repr of a Python float; numpy's Dragon4 for np.float16/32/64 and
+        # longdouble, in scientific form: short whatever the exponent).
+        text = repr(alpha) if type(alpha) is float else _np.format_float_scientific(alpha, unique=True,
                                                                                     trim="-")
-        value = _Fraction(text)
-    elif isinstance(alpha, (str, _decimal.Decimal)):
-        try:
-            value = _Fraction(alpha)
-        except (ValueError, ZeroDivisionError, _decimal.InvalidOperation, OverflowError):
-            raise ValueError(f"{fname}(): alpha {alpha!r} is not a finite rational number (write a "
-                             "decimal such as '0.54' or a fraction such as '27/50')") from None
-    elif isinstance(alpha, _numbers.Rational):
-        value = _Fraction(alpha.numerator, alpha.denominator)
+        value = _alpha_from_parts(_rational.split(text), alpha, fname)
+    elif isinstance(alpha, str):
+        value = _alpha_from_parts(_rational.split(alpha), alpha, fname)
+    elif isinstance(alpha, _decimal.Decimal):
+        value = _alpha_from_parts(_rational.split_decimal(alpha), alpha, fname)
+    elif isinstance(alpha, (int, _np.integer, _numbers.Rational)):
+        if isinstance(alpha, (int, _np.integer)):
+            numerator, denominator = int(alpha), 1
+        else:
+            numerator, denominator = int(alpha.numerator), int(alpha.denominator)
+        if denominator < 0:
+            numerator, denominator = -numerator, -denominator
+        if denominator == 0:
+            raise ValueError(f"{fname}(): alpha {_shown_alpha(alpha)} is not a finite rational number")
+        if max(numerator.bit_length(), denominator.bit_length()) > 256:
+            # Decided without reducing (a gcd of huge numbers): in lowest terms,
+            # as numbers.Rational promises, it is out of range or too fine.
+            if not 0 <= numerator <= denominator:
+                raise _out_of_range(fname, alpha)
+            raise _too_fine(fname, alpha)
+        value = _Fraction(numerator, denominator)
     else:
-        raise TypeError(f"{fname}(): alpha must be a fractions.Fraction, an int, a decimal string or a "
-                        f"float; got {type(alpha).__name__}")
+        raise TypeError(f"{fname}(): alpha must be {_ALPHA_KINDS}; got {type(alpha).__name__}")
     if not 0 <= value <= 1:
-        raise ValueError(f"{fname}(): alpha must lie in [0, 1]; got {value}")
+        raise _out_of_range(fname, alpha, value)
     if value.numerator > ALPHA_LIMIT or value.denominator > ALPHA_LIMIT:
-        raise ValueError(f"{fname}(): alpha = {value} is too large a fraction: its numerator and "
-                         f"denominator must be below 2**64")
+        raise _too_fine(fname, alpha, value)
     return value
 
 
