@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The wheel and sdist checks that can run on a Linux machine without Docker
-# (README, "Wheels and releases"):
+# (docs/development.md, "Releasing"):
 #
 #   1. cibuildwheel (the version .github/workflows/wheels.yml pins) accepts
 #      [tool.cibuildwheel] for linux, macos and windows, and selects exactly the
@@ -112,7 +112,7 @@ echo "built $(basename "$SDIST") and $(basename "$WHEEL")"
 prefix="$(basename "$SDIST" .tar.gz)"
 tar -tzf "$SDIST" | sed -n "s|^$prefix/||p" | grep -v -e '/$' -e '^$' | sort >"$WORKDIR/sdist.txt"
 (cd "$SRC" && find . -type f -o -type l | sed 's|^\./||' | sort) >"$WORKDIR/tree.txt"
-required="$(grep -E '^(LICENSE|README\.md|setup\.py|pyproject\.toml|MANIFEST\.in)$|^include/.*\.h$|^src/(core|verify)/.*\.[ch]$|^src/crtrig/.*\.(pyx|pxd|py|pyi)$|^src/crtrig/py\.typed$|^cases/.*\.json$|^tests/.*\.py$|^tests/data/.*\.wc$' "$WORKDIR/tree.txt")"
+required="$(grep -E '^(LICENSE|README\.md|CHANGELOG\.md|setup\.py|pyproject\.toml|MANIFEST\.in|\.readthedocs\.yaml)$|^docs/.*\.(md|rst|py|png)$|^include/.*\.h$|^src/(core|verify)/.*\.[ch]$|^src/crtrig/.*\.(pyx|pxd|py|pyi)$|^src/crtrig/py\.typed$|^cases/.*\.json$|^tests/.*\.py$|^tests/data/.*\.wc$' "$WORKDIR/tree.txt")"
 missing="$(comm -23 <(echo "$required" | sort) "$WORKDIR/sdist.txt")"
 [ -z "$missing" ] || fail "missing from the sdist: $missing"
 for pyx in $(grep -E '^src/crtrig/.*\.pyx$' "$WORKDIR/tree.txt"); do

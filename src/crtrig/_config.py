@@ -20,16 +20,63 @@ def simd_targets() -> tuple[str, ...]:
     """Names of the SIMD targets compiled into this build and supported by this
     CPU, from the baseline up: for example ``('baseline', 'avx2')``.  Every
     target gives the same (correctly rounded) bits; ``simd_target()`` is the
-    one in use."""
+    one in use.
+
+    Parameters
+    ----------
+    None
+
+    Returns
+    -------
+    tuple of str
+        Among ``'baseline'``, ``'avx2'`` and ``'avx512'`` (x86-64 builds with
+        gcc or clang); ``('baseline',)`` elsewhere.
+
+    Raises
+    ------
+    None
+        It always returns.
+
+    Examples
+    --------
+    >>> import crtrig
+    >>> crtrig.simd_targets()[0]
+    'baseline'
+    >>> crtrig.simd_target() in crtrig.simd_targets()
+    True
+    """
     return tuple(name for name in _core._supported_target_slots() if name is not None)
 
 
 def simd_target() -> str:
     """The SIMD target crtrig's kernels use: the best of ``simd_targets()``,
     chosen at import, or the one the environment variable CRTRIG_TARGET names.
+
     A first pass that fails its self-check at its first use computes with a
     lower target from then on (with a RuntimeWarning; ``show_config()`` lists
-    the outcome of each)."""
+    the outcome of each).
+
+    Parameters
+    ----------
+    None
+
+    Returns
+    -------
+    str
+        ``'baseline'``, ``'avx2'`` or ``'avx512'``.
+
+    Raises
+    ------
+    None
+        It always returns (an unknown or unsupported ``CRTRIG_TARGET`` makes
+        ``import crtrig`` raise RuntimeError instead).
+
+    Examples
+    --------
+    >>> import crtrig
+    >>> crtrig.simd_target() in ("baseline", "avx2", "avx512")
+    True
+    """
     return _core.SIMD_TARGET
 
 
@@ -206,5 +253,30 @@ def show_config(file=None) -> None:
     the supported targets, the outcome of the self-check of each SIMD first pass
     (the checks not run yet run now), thread count, the compiler and flags of
     the build, numpy and ml_dtypes versions, platform and CPU.  ``file``: where
-    to print (default: sys.stdout)."""
+    to print (default: sys.stdout).
+
+    Parameters
+    ----------
+    file : file-like, optional
+        A text stream with ``write``; default ``sys.stdout``.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    OSError
+        Writing to `file` failed.
+
+    Examples
+    --------
+    >>> import io, crtrig
+    >>> text = io.StringIO()
+    >>> crtrig.show_config(file=text)
+    >>> text.getvalue().startswith("crtrig " + crtrig.__version__)
+    True
+    >>> "active target: " + crtrig.simd_target() in text.getvalue()
+    True
+    """
     print("\n".join(config_lines()), file=sys.stdout if file is None else file)

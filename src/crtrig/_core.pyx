@@ -729,12 +729,58 @@ _TRIG_DOC = ("{Name}, element-wise, correctly rounded (ONNX {Op}-22).\n\n"
              "as numpy's own {lower} does (int16 in float32, int8, uint8 and bool in float16).\n"
              "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n"
              "A float32 input with a float16 out= is computed in float32 and cast by numpy\n"
-             "(two roundings): exact float16 results come from float16 inputs.")
+             "(two roundings): exact float16 results come from float16 inputs.\n\n"
+             "Parameters\n----------\n"
+             "x : array_like\n"
+             "    Angles in radians: float16, bfloat16, float32 or float64 (or what numpy\n"
+             "    promotes to one of them).\n"
+             "out : ndarray, None, or tuple of ndarray and None, optional\n"
+             "    Where to put the result, as for any ufunc; any overlap with `x` gives\n"
+             "    what a copy of `x` would.\n"
+             "where : array_like, optional\n"
+             "    Compute only where True, as for any ufunc.\n"
+             "**kwargs\n"
+             "    The other ufunc keywords (`dtype`, `signature`, `casting`, `order`).\n\n"
+             "Returns\n-------\n"
+             "y : ndarray or scalar\n"
+             "    The correctly rounded {name} of each element, in the input's type; a\n"
+             "    scalar if `x` is one.\n\n"
+             "Raises\n------\n"
+             "TypeError\n"
+             "    `x` has a type with no loop (complex, longdouble, object, strings); the\n"
+             "    message names crtrig and the types it accepts.\n"
+             "FloatingPointError\n"
+             "    An input is +-inf under ``np.errstate(invalid='raise')`` (else numpy's\n"
+             "    RuntimeWarning).  Finite inputs raise nothing, not even under\n"
+             "    ``np.errstate(all='raise')``.\n"
+             "MemoryError\n"
+             "    The multi-precision workspace cannot be allocated.\n\n"
+             "Examples\n--------\n"
+             "{examples}")
 # Module globals: the ufuncs keep pointers into these bytes objects.
 _SIN_DOC = _TRIG_DOC.format(Name="Sine", Op="Sin", name="sine", lower="np.sin",
-                           zero=", -0.0 kept").encode()
+                           zero=", -0.0 kept", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.sin(np.float32([0.5, 3.0, 1e30])))\n"
+    "[ 0.47942555  0.14112    -0.79116344]\n"
+    ">>> print(crtrig.sin(np.linspace(0, 1, 3)))\n"
+    "[0.         0.47942554 0.84147098]\n"
+    ">>> print(crtrig.sin(-0.0))\n"
+    "-0.0\n"
+    ">>> with np.errstate(invalid='raise'):\n"
+    "...     crtrig.sin(np.float32(np.inf))\n"
+    "Traceback (most recent call last):\n"
+    "FloatingPointError: invalid value encountered in crtrig_sin\n")).encode()
 _COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", lower="np.cos",
-                           zero="").encode()
+                           zero="", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.cos(np.float32([0.0, 0.5, 1e30])))\n"
+    "[ 1.          0.87758255 -0.6116048 ]\n"
+    ">>> print(crtrig.cos(np.arange(3, dtype=np.float16)))\n"
+    "[ 1.      0.5405 -0.4163]\n"
+    ">>> crtrig.cos(np.complex128(1))\n"
+    "Traceback (most recent call last):\n"
+    "TypeError: crtrig.cos accepts float16, bfloat16 (ml_dtypes), float32 and float64 (...); got complex128\n")).encode()
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):

@@ -49,6 +49,38 @@ def set_num_threads(n):
     ``n`` is; lowering ``n`` ends the pool's threads above it.
     A bool, float, str or other non-integer is a TypeError; 0, a negative
     number or one above 1024 is a ValueError.
+
+    Parameters
+    ----------
+    n : int
+        The most threads one call may use, the calling thread included: an
+        int (or any object with ``__index__``) from 1 to 1024.  A call in
+        progress keeps the count it started with.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        `n` is a bool, a float, a str or another non-integer.
+    ValueError
+        `n` is 0, negative, or above 1024.
+
+    See Also
+    --------
+    get_num_threads : the count in force.
+
+    Examples
+    --------
+    >>> import crtrig
+    >>> crtrig.set_num_threads(1)
+    >>> crtrig.get_num_threads()
+    1
+    >>> crtrig.set_num_threads(0)
+    Traceback (most recent call last):
+    ValueError: crtrig.set_num_threads: n must be from 1 to 1024; got 0
     """
     if isinstance(n, bool) or type(n).__name__ == "bool_":  # bool and numpy.bool_ are not counts
         raise TypeError(f"crtrig.set_num_threads: n must be an int from 1 to {MAX_THREADS}; "
@@ -65,7 +97,34 @@ def set_num_threads(n):
 
 
 def get_num_threads() -> int:
-    """The most threads a large call uses (process-wide; 1: no threads)."""
+    """The most threads a large call uses (process-wide; 1: no threads).
+
+    By default the CPUs available to the process, or ``CRTRIG_NUM_THREADS``,
+    else ``OMP_NUM_THREADS``, read at import; ``set_num_threads`` changes it.
+
+    Parameters
+    ----------
+    None
+
+    Returns
+    -------
+    int
+        From 1 to 1024.
+
+    Raises
+    ------
+    None
+        It always returns.
+
+    Examples
+    --------
+    >>> import crtrig
+    >>> 1 <= crtrig.get_num_threads() <= 1024
+    True
+    >>> crtrig.set_num_threads(2)
+    >>> crtrig.get_num_threads()
+    2
+    """
     return _core.get_num_threads()
 
 

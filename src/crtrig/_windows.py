@@ -132,28 +132,78 @@ _DOC = """Return the {title} window of length `size`, correctly rounded (ONNX {o
     -------
     ndarray
         The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError
+        `size` is not an integer (a bool, float, str, None, a list, an array
+        of other than one integer), `periodic` is not a bool or 0/1, `dtype`
+        is not one of the 12 types, or `out` is not a writeable 1-D array of
+        a supported native-order dtype, or disagrees with `dtype`.
+    ValueError
+        `size` is negative or above 2**53, or `out` has another length, is
+        read-only, or has elements that overlap each other.
+    MemoryError
+        The output or the C core's workspace cannot be allocated.  Every error
+        is raised before anything is written to `out`.
+
+    See Also
+    --------
+    crtrig.windows.{scipy_name} : scipy's interface (symmetric, float64 by default).
+
+    Examples
+    --------
+{examples}
     """
 
 
-def _window_function(kind, name, title, op, formula, coeffs, np_name, np_note=""):
+def _window_function(kind, name, title, op, formula, coeffs, np_name, np_note="", examples=""):
     def window(size, periodic=True, dtype=None, out=None):
         return make_window(kind, name, size, periodic, dtype, out)
     window.__name__ = window.__qualname__ = name
     window.__doc__ = _DOC.format(title=title, op=op, formula=formula, coeffs=coeffs,
-                                 np_name=np_name, np_note=np_note)
+                                 np_name=np_name, np_note=np_note, examples=examples,
+                                 scipy_name=name[:-len("_window")])
     return window
 
 
 hann_window = _window_function(
     HANN, "hann_window", "Hann", "HannWindow",
-    "1/2 - 1/2 cos(2 pi n / D)", "coefficients 1/2, 1/2", "hanning")
+    "1/2 - 1/2 cos(2 pi n / D)", "coefficients 1/2, 1/2", "hanning", examples="""\
+    >>> import numpy as np, crtrig
+    >>> print(crtrig.hann_window(8))
+    [0.         0.14644662 0.5        0.8535534  1.         0.8535534
+     0.5        0.14644662]
+    >>> print(crtrig.hann_window(5, periodic=False, dtype=np.float64))
+    [0.  0.5 1.  0.5 0. ]
+    >>> buf = np.empty(4, np.float16)
+    >>> crtrig.hann_window(4, out=buf) is buf
+    True
+    >>> print(buf)
+    [0.  0.5 1.  0.5]
+    >>> crtrig.hann_window(-1)
+    Traceback (most recent call last):
+    ValueError: hann_window(): size must be non-negative; got -1""")
 hamming_window = _window_function(
     HAMMING, "hamming_window", "Hamming", "HammingWindow",
     "25/46 - 21/46 cos(2 pi n / D)",
     "ONNX's coefficients 25/46, 21/46, not the 0.54, 0.46 of numpy, scipy and torch; "
     "crtrig.windows.hamming is the 0.54/0.46 window, with 27/50 and 23/50 exactly",
-    "hamming", "; numpy uses 0.54/0.46, so its values differ by up to 0.007 (at the ends)")
+    "hamming", "; numpy uses 0.54/0.46, so its values differ by up to 0.007 (at the ends)",
+    examples="""\
+    >>> import numpy as np, crtrig
+    >>> print(crtrig.hamming_window(4))
+    [0.08695652 0.54347825 1.         0.54347825]
+    >>> print(crtrig.hamming_window(1))
+    [0.08695652]
+    >>> print(crtrig.hamming_window(8, dtype=np.uint8))
+    [0 0 0 0 1 0 0 0]""")
 blackman_window = _window_function(
     BLACKMAN, "blackman_window", "Blackman", "BlackmanWindow",
     "21/50 - 1/2 cos(2 pi n / D) + 2/25 cos(4 pi n / D)",
-    "coefficients 0.42, 0.5, 0.08 as exact fractions", "blackman")
+    "coefficients 0.42, 0.5, 0.08 as exact fractions", "blackman", examples="""\
+    >>> import numpy as np, crtrig
+    >>> print(crtrig.blackman_window(4, dtype=np.float64))
+    [0.   0.34 1.   0.34]
+    >>> print(crtrig.blackman_window(6, periodic=False))
+    [0.         0.20077014 0.8492299  0.8492299  0.20077014 0.        ]""")

@@ -218,15 +218,111 @@ class _Window(_CrtrigOp):
 
 
 class HannWindow(_Window):
-    """HannWindow-17 through ``crtrig.hann_window``."""
+    """HannWindow-17 through ``crtrig.hann_window``.
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: a size that is not an int32 or int64 scalar (or one-element
+        1-D) tensor, or an ``output_datatype`` outside the 12; the message names
+        the node.
+    ValueError
+        At run time: a negative size, or a ``periodic`` other than 0 or 1.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("HannWindow", ["size"], ["w"])
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("size", TensorProto.INT64, [])],
+    ...     [helper.make_tensor_value_info("w", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.HannWindow])
+    >>> print(session.run(None, {"size": np.array(4)})[0])
+    [0.  0.5 1.  0.5]
+    """
 
 
 class HammingWindow(_Window):
-    """HammingWindow-17 through ``crtrig.hamming_window`` (25/46, 21/46)."""
+    """HammingWindow-17 through ``crtrig.hamming_window`` (25/46, 21/46).
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: a size that is not an int32 or int64 scalar (or one-element
+        1-D) tensor, or an ``output_datatype`` outside the 12; the message names
+        the node.
+    ValueError
+        At run time: a negative size, or a ``periodic`` other than 0 or 1.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("HammingWindow", ["size"], ["w"], periodic=0)
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("size", TensorProto.INT64, [])],
+    ...     [helper.make_tensor_value_info("w", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.HammingWindow])
+    >>> print(session.run(None, {"size": np.array(3)})[0])
+    [0.08695652 1.         0.08695652]
+    """
 
 
 class BlackmanWindow(_Window):
-    """BlackmanWindow-17 through ``crtrig.blackman_window``."""
+    """BlackmanWindow-17 through ``crtrig.blackman_window``.
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: a size that is not an int32 or int64 scalar (or one-element
+        1-D) tensor, or an ``output_datatype`` outside the 12; the message names
+        the node.
+    ValueError
+        At run time: a negative size, or a ``periodic`` other than 0 or 1.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("BlackmanWindow", ["size"], ["w"])
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("size", TensorProto.INT64, [])],
+    ...     [helper.make_tensor_value_info("w", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.BlackmanWindow])
+    >>> print(session.run(None, {"size": np.array(4)})[0])
+    [0.   0.34 1.   0.34]
+    """
 
 
 _TRIG_TYPES = (np.dtype(np.float16), _BFLOAT16, np.dtype(np.float32), np.dtype(np.float64))
@@ -258,13 +354,71 @@ class _Trig(_CrtrigOp):
 
 
 class Sin(_Trig):
-    """Sin-7 and Sin-22 through ``crtrig.sin``."""
+    """Sin-7 and Sin-22 through ``crtrig.sin``.
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: an input that is not a float16, bfloat16, float or double
+        tensor; the message names the node.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("Sin", ["x"], ["y"])
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+    ...     [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.Sin])
+    >>> print(session.run(None, {"x": np.float32([0.5, 1e30])})[0])
+    [ 0.47942555 -0.79116344]
+    """
 
     _ufunc = crtrig.sin
 
 
 class Cos(_Trig):
-    """Cos-7 and Cos-22 through ``crtrig.cos``."""
+    """Cos-7 and Cos-22 through ``crtrig.cos``.
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: an input that is not a float16, bfloat16, float or double
+        tensor; the message names the node.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("Cos", ["x"], ["y"])
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+    ...     [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.Cos])
+    >>> print(session.run(None, {"x": np.float32([0.5, 1e30])})[0])
+    [ 0.87758255 -0.6116048 ]
+    """
 
     _ufunc = crtrig.cos
 
@@ -634,5 +788,44 @@ def fold_windows(model: ModelProto, *, max_bytes: int = DEFAULT_FOLD_MAX_BYTES) 
     1-D) int32/int64 tensor, a negative size, an unsupported
     ``output_datatype`` or a ``periodic`` other than 0 or 1 raises
     ``TypeError`` or ``ValueError`` naming the node.
+
+    Parameters
+    ----------
+    model : onnx.ModelProto
+        The model; it is not modified.
+    max_bytes : int, default DEFAULT_FOLD_MAX_BYTES
+        The most bytes all folded windows together may take (256 MiB by
+        default); windows past it are left as nodes.
+
+    Returns
+    -------
+    onnx.ModelProto
+        The folded copy; it passes ``onnx.checker.check_model``.
+
+    Raises
+    ------
+    TypeError
+        A window node's constant size is not an int32/int64 scalar (or
+        one-element 1-D) tensor, or its ``output_datatype`` is unsupported.
+    ValueError
+        A window node's constant size is negative, or its ``periodic`` is
+        neither 0 nor 1.
+
+    Examples
+    --------
+    >>> import crtrig.onnx
+    >>> from onnx import TensorProto, helper, numpy_helper
+    >>> size = helper.make_tensor("size", TensorProto.INT64, [], [8])
+    >>> node = helper.make_node("HannWindow", ["size"], ["w"], name="hann")
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [], [helper.make_tensor_value_info("w", TensorProto.FLOAT, [8])],
+    ...     initializer=[size])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    >>> exact = crtrig.onnx.fold_windows(model)
+    >>> len(exact.graph.node), [t.name for t in exact.graph.initializer]
+    (0, ['w'])
+    >>> print(numpy_helper.to_array(exact.graph.initializer[0]))
+    [0.         0.14644662 0.5        0.8535534  1.         0.8535534
+     0.5        0.14644662]
     """
     return _fold_windows(model, max_bytes)[0]

@@ -169,6 +169,30 @@ def canonical_dtype(dtype) -> np.dtype:
     Accepts numpy dtypes and scalar types, strings such as ``"float32"``,
     ``"f4"``, ``"half"``, ``"bfloat16"``, and ``ml_dtypes.bfloat16``.
     Raises ``TypeError`` for anything else.
+
+    Parameters
+    ----------
+    dtype : dtype, type or str
+        A spelling of one of the 12 output types.
+
+    Returns
+    -------
+    numpy.dtype
+        The native-order dtype.
+
+    Raises
+    ------
+    TypeError
+        Anything else.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from crtrig import reference
+    >>> print(reference.canonical_dtype("f4"), reference.canonical_dtype(np.intc))
+    float32 int32
+    >>> print(reference.canonical_dtype("bfloat16"))
+    bfloat16
     """
     if isinstance(dtype, str) and dtype.lower() == "bfloat16":
         return FLOAT_FORMATS["bfloat16"].dtype
@@ -182,7 +206,30 @@ def canonical_dtype(dtype) -> np.dtype:
 
 
 def format_name(dtype, _strict: bool = True) -> str | None:
-    """Canonical name ("float32", "bfloat16", "uint8", ...) of a dtype."""
+    """Canonical name ("float32", "bfloat16", "uint8", ...) of a dtype.
+
+    Parameters
+    ----------
+    dtype : dtype, type or str
+        A spelling of one of the 12 output types.
+
+    Returns
+    -------
+    str
+        "float16", "bfloat16", "float32", "float64" or an integer type's name.
+
+    Raises
+    ------
+    TypeError
+        An unsupported dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from crtrig import reference
+    >>> reference.format_name(np.dtype("f4")), reference.format_name(np.uint8)
+    ('float32', 'uint8')
+    """
     if isinstance(dtype, str) and dtype.lower() == "bfloat16":
         return "bfloat16"
     resolved = np.dtype(dtype)
@@ -226,6 +273,35 @@ def round_rational(num: int, den: int, fmt) -> int:
     ``fmt`` is "float16", "bfloat16", "float32" or "float64" (or the dtype).
     Handles subnormals and overflow to infinity; an exact zero gives +0.0.
     The rounding is a single exact rounding of the rational value.
+
+    Parameters
+    ----------
+    num : int
+        The numerator.
+    den : int
+        The denominator, not 0.
+    fmt : str or dtype
+        "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern of the correctly rounded value.
+
+    Raises
+    ------
+    ZeroDivisionError
+        `den` is 0.
+    TypeError
+        `fmt` is not a floating-point format.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> hex(reference.round_rational(1, 3, "float32"))
+    '0x3eaaaaab'
+    >>> reference.bits_to_float(reference.round_rational(1, 3, "float16"), "float16")
+    0.333251953125
     """
     f = _float_format(fmt)
     num, den = int(num), int(den)
@@ -266,7 +342,35 @@ def round_rational(num: int, den: int, fmt) -> int:
 
 
 def bits_to_float(bits: int, fmt) -> float:
-    """The value of a bit pattern of ``fmt`` as a Python float (exact)."""
+    """The value of a bit pattern of ``fmt`` as a Python float (exact).
+
+    Parameters
+    ----------
+    bits : int
+        A bit pattern of `fmt`'s width.
+    fmt : str or dtype
+        "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    float
+        The value (every value of these formats is a Python float).
+
+    Raises
+    ------
+    TypeError
+        `fmt` is not a floating-point format.
+    OverflowError
+        `bits` does not fit the format's width.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> reference.bits_to_float(0x3C00, "float16")
+    1.0
+    >>> reference.bits_to_float(0x3F80, "bfloat16")
+    1.0
+    """
     f = _float_format(fmt)
     return float(np.array([bits], dtype=f.bits_dtype).view(f.dtype)[0])
 
@@ -277,6 +381,36 @@ def float_to_bits(x, fmt) -> int:
     ``x`` may be a Python/numpy float of any format, an int or a Fraction.
     NaN gives the canonical quiet NaN; the sign of zero and infinity is kept.
     For a value already in ``fmt`` this is simply its bit pattern.
+
+    Parameters
+    ----------
+    x : float, int or Fraction
+        The value.
+    fmt : str or dtype
+        "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern.
+
+    Raises
+    ------
+    TypeError
+        `fmt` is not a floating-point format.
+    ValueError
+        `x` is a string that is not a number.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from crtrig import reference
+    >>> hex(reference.float_to_bits(0.1, "bfloat16"))
+    '0x3dcd'
+    >>> hex(reference.float_to_bits(-0.0, "float16"))
+    '0x8000'
+    >>> hex(reference.float_to_bits(Fraction(1, 3), "float64"))
+    '0x3fd5555555555555'
     """
     f = _float_format(fmt)
     if isinstance(x, Fraction):
@@ -315,6 +449,35 @@ def ulp_distance(a, b, fmt):
     distance 0, a NaN and a non-NaN at distance ``math.inf``.
 
     For integer formats it is ``abs(int(a) - int(b))`` as an exact Python int.
+
+    Parameters
+    ----------
+    a, b : float or int
+        The two values (Python or numpy numbers).
+    fmt : str or dtype
+        Any of the 12 output types.
+
+    Returns
+    -------
+    int or float
+        The distance; ``math.inf`` between a NaN and a number.
+
+    Raises
+    ------
+    TypeError
+        An unsupported `fmt`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from crtrig import reference
+    >>> one = np.float32(1)
+    >>> reference.ulp_distance(one, np.nextafter(one, np.float32(2)), "float32")
+    1
+    >>> reference.ulp_distance(0.0, -0.0, "float32")
+    0
+    >>> reference.ulp_distance(3, 7, "int8")
+    4
     """
     if _resolve_name(fmt) in INTEGER_FORMATS:
         return abs(int(a) - int(b))
@@ -561,6 +724,37 @@ def window_bits(kind: str, n: int, d: int, fmt) -> int:
 
     ``fmt`` is a float format name or dtype.  ``d == 0`` gives the canonical
     quiet NaN (the symmetric size-1 window).
+
+    Parameters
+    ----------
+    kind : str
+        "hann", "hamming" or "blackman".
+    n : int
+        The element, 0 <= n.
+    d : int
+        The denominator D: the size (periodic) or the size - 1 (symmetric).
+    fmt : str or dtype
+        A float format: "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern (an unsigned integer of the format's width).
+
+    Raises
+    ------
+    ValueError
+        An unknown `kind`.
+    TypeError
+        `fmt` is not a floating-point format.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> hex(reference.window_bits("hann", 1, 4, "float32"))   # 0.5
+    '0x3f000000'
+    >>> reference.window_bits("hann", 0, 0, "float32") == 0x7fc00000   # d == 0: NaN
+    True
     """
     _check_kind(kind)
     f = _float_format(fmt)
@@ -579,6 +773,37 @@ def window_value(kind: str, n: int, d: int, fmt="float32"):
     Float formats give a Python float (exactly the format's value; NaN when
     ``d == 0``).  Integer formats give the ONNX Cast of the float32 value:
     1 where the correctly rounded float32 is 1.0, else 0.
+
+    Parameters
+    ----------
+    kind : str
+        "hann", "hamming" or "blackman".
+    n : int
+        The element.
+    d : int
+        The denominator D (0 gives NaN, or 0 for integer formats).
+    fmt : str or dtype, default "float32"
+        Any of the 12 output types.
+
+    Returns
+    -------
+    float or int
+        A Python float for float formats, an int for integer ones.
+
+    Raises
+    ------
+    ValueError
+        An unknown `kind`.
+    TypeError
+        An unsupported `fmt`.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> reference.window_value("hann", 1, 3, "float64")
+    0.75
+    >>> reference.window_value("hann", 2, 4, "uint8")
+    1
     """
     name = _resolve_name(fmt)
     if name in INTEGER_FORMATS:
@@ -591,6 +816,42 @@ def window(kind: str, size, periodic: bool = True, dtype="float32") -> np.ndarra
 
     ``kind`` is "hann", "hamming" or "blackman"; ``dtype`` any numpy spelling
     of float16, bfloat16, float32, float64 or the eight integer types.
+
+    Parameters
+    ----------
+    kind : str
+        "hann", "hamming" (ONNX's 25/46, 21/46) or "blackman".
+    size : int
+        The number of points, 0 or more.
+    periodic : bool, default True
+        True: D = size; False: D = size - 1 (size 1 then gives NaN).
+    dtype : dtype or str, default "float32"
+        One of the 12 output types, in any spelling `canonical_dtype` accepts.
+
+    Returns
+    -------
+    numpy.ndarray
+        The window: what ``crtrig.hann_window(size, periodic, dtype)`` (and the
+        others) must return, bit for bit.
+
+    Raises
+    ------
+    ValueError
+        An unknown `kind`, or a negative `size`.
+    TypeError
+        An unsupported `dtype`.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig
+    >>> from crtrig import reference
+    >>> print(reference.window("hann", 4))
+    [0.  0.5 1.  0.5]
+    >>> print(reference.window("hamming", 3, periodic=False, dtype="float64"))
+    [0.08695652 1.         0.08695652]
+    >>> w = reference.window("blackman", 100, dtype="bfloat16")
+    >>> np.array_equal(w.view(np.uint16), crtrig.blackman_window(100, dtype="bfloat16").view(np.uint16))
+    True
     """
     _check_kind(kind)
     out_dtype = canonical_dtype(dtype)
@@ -870,6 +1131,34 @@ def cosine_sum_bits(coefficients, n: int, d: int, fmt) -> int:
     ``coefficients`` ``a_j`` (ints, Fractions or decimal strings such as
     ``"0.54"``; floats are refused), rounded once into the float format
     ``fmt``.  ``d == 0`` gives the canonical quiet NaN.
+
+    Parameters
+    ----------
+    coefficients : sequence of int, Fraction or str
+        The exact a_j.
+    n : int
+        The element.
+    d : int
+        The denominator D (0 gives NaN).
+    fmt : str or dtype
+        "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern.
+
+    Raises
+    ------
+    TypeError
+        A float or bool coefficient, or `fmt` is not a floating-point format.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> bits = reference.cosine_sum_bits(("0.54", "0.46"), 0, 4, "float64")
+    >>> reference.bits_to_float(bits, "float64")   # 0.54 - 0.46, rounded once
+    0.08
     """
     prepared = _prepare_cosine_sum(_cosine_sum_coefficients(coefficients))
     f = _float_format(fmt)
@@ -891,6 +1180,38 @@ def cosine_sum_window(coefficients, size, periodic: bool = True, dtype="float32"
     ints, Fractions or decimal strings, e.g. ``("0.54", "0.46")`` for the
     Hamming window of numpy, scipy and torch.  ``COEFFICIENTS[kind]`` gives
     the same values as ``window(kind, ...)``.
+
+    Parameters
+    ----------
+    coefficients : sequence of int, Fraction or str
+        The exact a_j, for example ``("0.54", "0.46")``; floats are refused.
+    size : int
+        The number of points, 0 or more.
+    periodic : bool, default True
+        True: D = size; False: D = size - 1.
+    dtype : dtype or str, default "float32"
+        float16, bfloat16, float32 or float64.
+
+    Returns
+    -------
+    numpy.ndarray
+        The correctly rounded window.
+
+    Raises
+    ------
+    TypeError
+        A float or bool coefficient (a float stands for its binary value), or an
+        unsupported `dtype`.
+    ValueError
+        A negative `size`.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> print(reference.cosine_sum_window(("0.54", "0.46"), 5, periodic=False, dtype="float64"))
+    [0.08 0.54 1.   0.54 0.08]
+    >>> print(reference.cosine_sum_window(reference.COEFFICIENTS["hann"], 4))
+    [0.  0.5 1.  0.5]
     """
     prepared = _prepare_cosine_sum(_cosine_sum_coefficients(coefficients))
     f = _float_format(canonical_dtype(dtype))
@@ -1056,6 +1377,35 @@ def trig_bits(func: str, x, fmt) -> int:
     float format name or dtype ("float16", "bfloat16", "float32",
     "float64").  Special values: sin(+-0) = +-0, cos(+-0) = 1, and infinities
     and NaN give the canonical quiet NaN.
+
+    Parameters
+    ----------
+    func : str
+        "sin" or "cos".
+    x : float
+        The input, any float64 value.
+    fmt : str or dtype
+        The output format: "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern.
+
+    Raises
+    ------
+    ValueError
+        An unknown `func`.
+    TypeError
+        `fmt` is not a floating-point format.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> hex(reference.trig_bits("sin", 0.5, "float32"))
+    '0x3ef57744'
+    >>> reference.bits_to_float(reference.trig_bits("sin", 0.5, "float64"), "float64")
+    0.479425538604203
     """
     _check_trig_function(func)
     f = _float_format(fmt)
@@ -1075,6 +1425,35 @@ def trig(func: str, x) -> np.ndarray:
     ``x`` is an array of float16, bfloat16, float32 or float64; the result
     has the same dtype and shape (a 0-d array for a 0-d input).  Each distinct
     input value is computed once.
+
+    Parameters
+    ----------
+    func : str
+        "sin" or "cos".
+    x : numpy.ndarray
+        float16, bfloat16, float32 or float64, any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        What ``crtrig.sin(x)`` (or ``crtrig.cos(x)``) must return, bit for bit.
+
+    Raises
+    ------
+    ValueError
+        An unknown `func`.
+    TypeError
+        An unsupported dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig
+    >>> from crtrig import reference
+    >>> x = np.float32([0.5, 1e30])
+    >>> print(reference.trig("sin", x))
+    [ 0.47942555 -0.79116344]
+    >>> np.array_equal(reference.trig("cos", x), crtrig.cos(x))
+    True
     """
     _check_trig_function(func)
     array = np.asarray(x)

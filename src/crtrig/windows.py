@@ -229,6 +229,28 @@ _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.sign
     ndarray
         The window; crtrig and scipy agree within scipy's own rounding (a few
         float64 ulps).
+
+    Raises
+    ------
+    TypeError
+        `M` is not an integer (a float, a bool, a str), `sym` is not a bool,
+        `dtype` is not a supported type, or `out` is not a writeable 1-D array
+        of a supported dtype, or disagrees with `dtype` (scipy raises ValueError
+        for some of these).
+    ValueError
+        `M` is negative or above 2**53, or `out` has another length, is
+        read-only, or has elements that overlap each other.
+    MemoryError
+        The output or the C core's workspace cannot be allocated.  Every error
+        is raised before anything is written to `out`.
+
+    See Also
+    --------
+    crtrig.{onnx} : the ONNX-style window (periodic, float32 by default{onnx_note}).
+
+    Examples
+    --------
+{examples}
     """
 
 
@@ -245,18 +267,37 @@ def blackman(M, sym=True, *, dtype=_np.float64, out=None):
 
 
 hann.__doc__ = _DOC.format(title="Hann", name="hann", formula="1/2 - 1/2 cos(2 pi n / D)", extra="",
-                           onnx="hann_window", supported=_SUPPORTED_NAMES)
+                           onnx="hann_window", supported=_SUPPORTED_NAMES, onnx_note="", examples="""\
+    >>> import numpy as np
+    >>> from crtrig import windows
+    >>> print(windows.hann(5))
+    [0.  0.5 1.  0.5 0. ]
+    >>> print(windows.hann(4, sym=False, dtype=np.float32))
+    [0.  0.5 1.  0.5]
+    >>> print(windows.hann(1))
+    [1.]
+    >>> windows.hann(2.5)
+    Traceback (most recent call last):
+    TypeError: hann(): M must be an integer (a Python int, a NumPy integer or any object with __index__); got float""")
 hamming.__doc__ = _DOC.format(
     title="Hamming", name="hamming", formula="0.54 - 0.46 cos(2 pi n / D)",
     extra="\n\n    0.54 and 0.46 are the exact decimals 27/50 and 23/50 (with s = sin^2(pi n/D),\n"
           "    w = (2 + 23 s)/25), as numpy, scipy and torch write them.  crtrig.hamming_window\n"
           "    (ONNX HammingWindow) uses ONNX's 25/46 and 21/46 instead.  This is\n"
           "    general_hamming(M, 0.54) at the speed of the other windows.",
-    onnx="hamming_window", supported=_SUPPORTED_NAMES)
+    onnx="hamming_window", supported=_SUPPORTED_NAMES, onnx_note="; ONNX's 25/46, 21/46", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.hamming(5))
+    [0.08 0.54 1.   0.54 0.08]
+    >>> print(windows.hamming(4, sym=False))
+    [0.08 0.54 1.   0.54]""")
 blackman.__doc__ = _DOC.format(
     title="Blackman", name="blackman", formula="0.42 - 0.5 cos(2 pi n / D) + 0.08 cos(4 pi n / D)",
     extra="\n\n    0.42, 0.5, 0.08 are the exact fractions 21/50, 1/2, 2/25 (ONNX's too).",
-    onnx="blackman_window", supported=_SUPPORTED_NAMES)
+    onnx="blackman_window", supported=_SUPPORTED_NAMES, onnx_note="", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.blackman(5))
+    [0.   0.34 1.   0.34 0.  ]""")
 
 
 def general_hamming(M, alpha, sym=True, *, dtype=_np.float64, out=None):
@@ -292,6 +333,32 @@ def general_hamming(M, alpha, sym=True, *, dtype=_np.float64, out=None):
     Returns
     -------
     ndarray
+        The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError
+        `alpha` is a bool or not a number of the kinds above, or `M`, `sym`,
+        `dtype` or `out` is wrong as in `hann`.
+    ValueError
+        `alpha` is outside [0, 1] or its numerator or denominator is not below
+        2**64, or `M` or `out` is wrong as in `hann`.  Every error is raised
+        before anything is written to `out`.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> import numpy as np
+    >>> from crtrig import windows
+    >>> print(windows.general_hamming(5, 0.54))
+    [0.08 0.54 1.   0.54 0.08]
+    >>> np.array_equal(windows.general_hamming(64, "27/50"), windows.hamming(64))
+    True
+    >>> print(windows.general_hamming(4, Fraction(25, 46), sym=False))
+    [0.08695652 0.54347826 1.         0.54347826]
+    >>> windows.general_hamming(4, 1.5)
+    Traceback (most recent call last):
+    ValueError: general_hamming(): alpha must lie in [0, 1]; got 3/2
     """
     value = _alpha_fraction(alpha)
     return _window(_windows.GENERAL_HAMMING, "general_hamming", M, sym, dtype, out,
@@ -333,6 +400,28 @@ def get_window(window, Nx, fftbins=True, *, dtype=_np.float64):
     Returns
     -------
     ndarray
+        The window.
+
+    Raises
+    ------
+    ValueError
+        An unsupported name, a tuple with the wrong number of parameters, or
+        `Nx` of 0; and what `general_hamming` raises for a bad alpha.
+    TypeError
+        `fftbins` is not a bool, or `Nx` or `dtype` is wrong as in `hann`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.get_window("hann", 4))
+    [0.  0.5 1.  0.5]
+    >>> print(windows.get_window(("general_hamming", 0.3), 4))
+    [-0.4  0.3  1.   0.3]
+    >>> print(windows.get_window("hann_symmetric", 5))
+    [0.  0.5 1.  0.5 0. ]
+    >>> windows.get_window("kaiser", 8)
+    Traceback (most recent call last):
+    ValueError: get_window(): unknown window 'kaiser'.  Supported: ...
     """
     if not isinstance(fftbins, (bool, _np.bool_)):
         raise TypeError(f"get_window(): fftbins must be a bool; got {fftbins!r}")
