@@ -316,7 +316,7 @@ def test_workers_compute_in_their_own_environment():
         with np.errstate(invalid="ignore"):
             want = crtrig.sin(x)
         crtrig.set_num_threads(4)
-        _core._wait_for_workers(True)  # every worker takes part, however busy the machine
+        _core._require_all_workers(True)  # every worker takes part, however busy the machine
         ftz = _core.FPENV_METHOD in ("mxcsr", "fpcr")
         got, before, after = _core.trig_under_fpenv(_core._supported_target_slots().index(_core.SIMD_TARGET), 0, x,
                                                     "upward", ftz, ftz)
@@ -576,7 +576,7 @@ def test_lowering_the_thread_count_retires_workers():
     crtrig.set_num_threads(1)
     want = crtrig.sin(x)
     baseline = os_threads()
-    _core._wait_for_workers(True)  # every worker takes part in each call
+    _core._require_all_workers(True)  # every worker takes part in each call
 
     def call(n):
         crtrig.set_num_threads(n)
@@ -659,7 +659,7 @@ def test_workers_run_on_a_small_stack():
     code = POOL_FOOTPRINT_PRELUDE + """
     before = _core.pool_details()
     crtrig.set_num_threads(3)
-    _core._wait_for_workers(True)  # both workers run (and report their stack) before the call ends
+    _core._require_all_workers(True)  # both workers run (and report their stack) before the call ends
     crtrig.hann_window(1 << 20)
     after = _core.pool_details()
     assert _core.pool_stats()["workers"] == 2

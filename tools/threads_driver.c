@@ -94,9 +94,9 @@ int main(void)
         failures++;
     }
     crtrig_set_num_threads(1024);
-    crtrig_test_wait_for_workers(1);  /* every worker takes part, so each reports its stack */
+    crtrig_test_require_all_workers(1);  /* every worker takes part, so each reports its stack */
     caller((void *)(size_t)CALLERS);
-    crtrig_test_wait_for_workers(0);
+    crtrig_test_require_all_workers(0);
     crtrig_test_pool_details(&cap, &stack_size, &worker_stack, &exits);
     crtrig_test_pool_stats(&grown, &jobs, &shares);
     printf("after lowering to 1: workers %ld; at 1024 threads: workers %ld (cap %ld threads per call), "

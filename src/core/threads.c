@@ -114,7 +114,7 @@ static long parallel_threshold = DEFAULT_PARALLEL_THRESHOLD;
  * run by workers, and workers retired, since the process started. */
 static long parallel_jobs, worker_shares, worker_exits;
 /* Test hook (threads.h): the caller of a job waits for all its workers. */
-static long wait_for_workers;
+static long require_all_workers;
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
@@ -260,7 +260,7 @@ static void worker_loop(worker *w)
         p->active++;
         p->joined++;
         worker_shares++;
-        if (load_setting(&wait_for_workers))
+        if (load_setting(&require_all_workers))
             cond_broadcast(&p->done);  /* the caller may be waiting for the joins */
         unlock_pool();
         crtrig_fpenv_enter(&env);  /* the environment is per thread */
@@ -504,7 +504,7 @@ int crtrig_threads_run(int participants, size_t count, size_t block, crtrig_job_
     p->generation++;
     parallel_jobs++;
     cond_broadcast(&p->work);
-    if (load_setting(&wait_for_workers))
+    if (load_setting(&require_all_workers))
         while (p->joined < p->job_workers)
             cond_wait(&p->done);
     unlock_pool();
@@ -592,9 +592,9 @@ long crtrig_test_parallel_threshold(long n)
     return n < 0 ? load_setting(&parallel_threshold) : exchange_setting(&parallel_threshold, n);
 }
 
-int crtrig_test_wait_for_workers(int on)
+int crtrig_test_require_all_workers(int on)
 {
-    return (int)exchange_setting(&wait_for_workers, on != 0);
+    return (int)exchange_setting(&require_all_workers, on != 0);
 }
 
 void crtrig_test_pool_stats(long *workers, long *jobs, long *shares)

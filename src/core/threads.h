@@ -79,7 +79,7 @@ void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const cr
  * share, so that tests of what workers do (their floating-point environment,
  * their counters) never depend on how busy the machine is.  Returns the
  * previous setting; 0 (the default) restores normal scheduling. */
-int crtrig_test_wait_for_workers(int on);
+int crtrig_test_require_all_workers(int on);
 
 /* Test hook: the most threads one call runs on, the caller included (the
  * pool's cap, max(8, 2 * the CPUs available) up to CRTRIG_MAX_THREADS), the

@@ -16,7 +16,7 @@ cnp.import_array()
 cnp.import_ufunc()
 
 cdef extern from "threads.h" nogil:
-    int crtrig_test_wait_for_workers(int on)
+    int crtrig_test_require_all_workers(int on)
     void crtrig_test_pool_details(long *cap, long *stack_size, long *worker_stack, long *exits)
     long crtrig_test_wait_for_pool_workers(long at_most, long timeout_ms)
 
@@ -525,11 +525,11 @@ def _set_parallel_threshold(long n):
     return crtrig_test_parallel_threshold(n)
 
 
-def _wait_for_workers(bint on):
+def _require_all_workers(bint on):
     """Test hook: with on, the caller of a split call waits until all its
     workers have joined before it runs its own share (so that workers always
     take part, however busy the machine).  Returns the previous setting."""
-    return bool(crtrig_test_wait_for_workers(on))
+    return bool(crtrig_test_require_all_workers(on))
 
 
 def pool_stats():
