@@ -19,6 +19,8 @@ import crtrig
 from crtrig import _core
 from crtrig.__main__ import COMMANDS, main as cli_main
 
+from cli_helpers import cli  # noqa: E402  (tests/cli_helpers.py)
+
 #: The console script pip installs next to the interpreter (a venv's bin/ or Scripts/).
 CONSOLE_SCRIPT = shutil.which("crtrig", path=os.path.dirname(sys.executable))
 MODULE = f"{os.path.basename(sys.executable)} -m crtrig"
@@ -124,16 +126,6 @@ LONG = "9" * 5000
 LONG_INT = "9" * 4000
 
 
-def cli_status(capsys, arguments):
-    """(exit status, stdout, stderr) of crtrig ARGS run in this process."""
-    try:
-        status = cli_main([str(a) for a in arguments])
-    except SystemExit as exc:
-        status = exc.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def assert_short_usage_error(status, out, err, fragment=""):
     assert status == 2 and out == "", (status, out[-500:], err[-500:])
     assert len(err.splitlines()) == 1 and "Traceback" not in err, err[-2000:]
@@ -170,7 +162,7 @@ def test_an_over_long_number_is_a_short_one_line_error(capsys, tmp_path, argumen
     case_file = tmp_path / "sin.json"
     case_file.write_text(json.dumps({"op": "ai.onnx.Sin", "cases": []}))
     arguments = [case_file if a == "FILE" else a for a in arguments]
-    assert_short_usage_error(*cli_status(capsys, arguments))
+    assert_short_usage_error(*cli(capsys, *arguments))
 
 
 @pytest.mark.parametrize("arguments", [
@@ -206,7 +198,7 @@ def test_meaningless_arguments_are_refused_not_ignored(capsys, arguments, fragme
     """`--peers numpy,numpy` (and other repeated list items), `verify --progress-interval 1e-300`
     and `crtrig --version extra` were accepted silently: each is a one-line usage error now."""
     if arguments[0] == "--version":
-        status, out, err = cli_status(capsys, arguments)
+        status, out, err = cli(capsys, *arguments)
     else:  # only the parser: before the fix these ran a whole benchmark or verification
         from crtrig.__main__ import build_parser
 
@@ -221,7 +213,7 @@ def test_meaningless_arguments_are_refused_not_ignored(capsys, arguments, fragme
 
 
 def test_version_alone_still_prints_the_versions(capsys):
-    status, out, err = cli_status(capsys, ["--version"])
+    status, out, err = cli(capsys, "--version")
     assert status == 0 and err == "" and out.startswith(f"crtrig {crtrig.__version__}\n")
     from crtrig.__main__ import build_parser
 

@@ -25,7 +25,8 @@ import numpy as np
 import pytest
 
 from crtrig import _hard_inputs, cases, reference, vectors
-from crtrig.__main__ import main as cli_main
+
+from cli_helpers import cli  # noqa: E402  (tests/cli_helpers.py)
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 INTEGERS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
@@ -47,15 +48,6 @@ def rounds_to(token: str, fmt: str) -> int:
 
 def significant_digits(token: str) -> int:
     return len(Decimal(token).normalize().as_tuple().digits)
-
-
-def cli(capsys, *arguments):
-    try:
-        status = cli_main([str(a) for a in arguments])
-    except SystemExit as exc:
-        status = exc.code
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 # ---------------------------------------------------------------------------

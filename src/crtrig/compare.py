@@ -66,12 +66,9 @@ DEFAULT_SEED = 2026
 DECIMAL_HAMMING = ("0.54", "0.46")
 
 
-def _bfloat16() -> np.dtype:
-    """ml_dtypes' bfloat16 (imported when a comparison runs, not for --help)."""
-    return reference.FLOAT_FORMATS["bfloat16"].dtype
-
-
 def _numpy_dtype(name: str) -> np.dtype:
+    """The numpy dtype of a float type name (bfloat16: ml_dtypes', imported when
+    a comparison runs, not for --help)."""
     return reference.FLOAT_FORMATS[name].dtype
 _WINDOW_OPS = {"hann": "HannWindow", "hamming": "HammingWindow", "blackman": "BlackmanWindow"}
 
@@ -188,11 +185,11 @@ def torch_peer(threads: int = 1) -> Peer:
 
     def to_numpy(tensor):
         if tensor.dtype == torch.bfloat16:  # numpy has no bfloat16: move the bits
-            return tensor.view(torch.int16).numpy().view(np.uint16).view(_bfloat16())
+            return tensor.view(torch.int16).numpy().view(np.uint16).view(_numpy_dtype("bfloat16"))
         return tensor.numpy()
 
     def from_numpy(array):
-        if array.dtype == _bfloat16():
+        if array.dtype == _numpy_dtype("bfloat16"):
             return torch.from_numpy(np.ascontiguousarray(array).view(np.int16)).view(torch.bfloat16)
         return torch.from_numpy(np.ascontiguousarray(array))
 
@@ -269,7 +266,7 @@ def onnxruntime_peer(threads: int = 1) -> Peer:
             raise Unsupported(_first_line(exc)) from None
 
     def back(array, dtype):
-        return array.astype(_bfloat16()) if dtype == "bfloat16" else array  # exact
+        return array.astype(_numpy_dtype("bfloat16")) if dtype == "bfloat16" else array  # exact
 
     def window(kind, periodic, dtype):
         s = session(_window_model(kind, periodic, dtype, via_float=dtype == "bfloat16"))
@@ -291,8 +288,8 @@ def onnx_reference_peer(threads: int = 1) -> Peer:
     from onnx.reference import ReferenceEvaluator
 
     def to_ml_bfloat16(array):
-        if array.dtype != _bfloat16() and array.dtype.itemsize == 2 and array.dtype.names:
-            return array.view(np.uint16).view(_bfloat16())  # onnx 1.14-1.18's uint16 bfloat16
+        if array.dtype != _numpy_dtype("bfloat16") and array.dtype.itemsize == 2 and array.dtype.names:
+            return array.view(np.uint16).view(_numpy_dtype("bfloat16"))  # onnx 1.14-1.18's uint16 bfloat16
         return array
 
     def window(kind, periodic, dtype):
