@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import platform
 import sys
 
 #: (name, module providing configure_parser, one-line help, description).
@@ -83,6 +82,8 @@ def program_name() -> str:
 
 def version_text() -> str:
     """``crtrig --version``: crtrig, the SIMD target, numpy, ml_dtypes, Python."""
+    import platform  # only --version needs it: the commands' --help does not pay for it
+
     import numpy
 
     from ._config import ml_dtypes_version

@@ -8,8 +8,6 @@
 from __future__ import annotations
 
 import os
-import platform
-import subprocess
 import sys
 
 from . import _core
@@ -91,6 +89,8 @@ def thread_count() -> int | None:
 
 def cpu_model() -> str:
     """The CPU's model name, as the operating system reports it (or the machine type)."""
+    import platform  # here, not at import: platform and subprocess cost import crtrig 6-8 ms
+    import subprocess
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:
@@ -206,6 +206,8 @@ def selfcheck_lines() -> list[str]:
 
 def config_lines() -> list[str]:
     """The lines ``show_config()`` prints."""
+    import platform
+
     import numpy
 
     known = _core._known_simd_targets()

@@ -85,7 +85,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.resources
 import json
 import math
 import os
@@ -960,6 +959,8 @@ def _packaged_entries() -> list:
 
     An editable install or a source checkout has no ``crtrig/cases`` (the
     build copies them there); it uses the top-level ``cases/`` instead."""
+    import importlib.resources  # 6 ms: only when the shipped files are looked up
+
     directory = importlib.resources.files("crtrig") / "cases"
     if not directory.is_dir():
         directory = importlib.resources.files("crtrig") / ".." / ".." / "cases"

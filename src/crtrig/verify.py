@@ -94,9 +94,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
-import platform
 import re
 import sys
 import time
@@ -565,6 +563,8 @@ def _room(error_log2: int, margin_log2: int) -> str:
 
 
 def _libc_name() -> str:
+    import platform
+
     name, version = platform.libc_ver()
     return f"{name} {version}".strip() if name else "the C library's"
 
@@ -768,6 +768,8 @@ def _run_chunks(chunks: list[Chunk], args) -> tuple[Tally, float]:
             tally.add(run_chunk(chunk))
             progress.update(tally.inputs)
     else:
+        import multiprocessing
+
         with multiprocessing.get_context().Pool(jobs, initializer=single_threaded_worker) as pool:
             for chunk_tally in pool.imap_unordered(run_chunk, chunks):
                 tally.add(chunk_tally)
