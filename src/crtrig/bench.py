@@ -156,6 +156,7 @@ class Row:
     size: int               # elements per call
     rounds: int = 0
     times: dict = field(default_factory=dict)       # contender -> median_s, q1_s, q3_s, expression
+    native: dict = field(default_factory=dict)      # native peer column -> its --native-peers entry
     unavailable: dict = field(default_factory=dict)  # contender -> reason
     checked: int = 0
     wrong: int = 0
@@ -180,6 +181,8 @@ class Peers:
     notes: dict = field(default_factory=dict)     # name -> how it is run
     skipped: dict = field(default_factory=dict)   # name -> reason
     restore: list = field(default_factory=list)   # callables undoing global settings
+    native: dict = field(default_factory=dict)    # (function, dtype, input) -> {column: entry}
+    native_note: str | None = None                # what --native-peers FILE holds
 
 
 def _first_line(exc: BaseException) -> str:
@@ -351,6 +354,20 @@ def trig_row(func, dtype, label, x, peers: Peers, threads: Threads):
                 contenders.append(_contender(name, 'sess.run(None, {"x": x})[0]', {"sess": sess, "x": x}))
         except Unavailable as exc:
             row.unavailable[name] = str(exc)
+    native = peers.native.get((func, dtype, label))
+    if native is not None:
+        # The native peers write into an existing array: so does this crtrig column, the
+        # baseline of their ratios (one thread, as they run).
+        contenders.append(_contender(NATIVE_BASELINE, f"crtrig.{func}(x, out=out)",
+                                     {"crtrig": crtrig, "x": x, "out": np.empty_like(x)},
+                                     threads.set(1), checked=True))
+        for column, entry in native.items():
+            row.native[column] = entry
+            seconds = entry["ns_per_element"] * x.size * 1e-9
+            row.times[column] = {"median_s": seconds, "q1_s": entry["q1"] * x.size * 1e-9,
+                                 "q3_s": entry["q3"] * x.size * 1e-9,
+                                 "calls_per_sample": entry["calls_per_sample"],
+                                 "expression": entry["expression"]}
 
     def check(result):
         index = check_indices(x.size)
@@ -554,15 +571,28 @@ def _ratio(value: float) -> str:
     return f"{value:.3g}×"
 
 
+def baseline_of(row: Row, name: str) -> str:
+    """The crtrig column a peer's ratio is taken against: ``crtrig out=`` for the
+    native peers (which write into an existing array), else ``crtrig``."""
+    return NATIVE_BASELINE if name in row.native else "crtrig"
+
+
 def speedup(row: Row, peer: str) -> float | None:
     """peer time / crtrig time (one thread); None if either is missing."""
-    mine, theirs = row.times.get("crtrig"), row.times.get(peer)
+    mine, theirs = row.times.get(baseline_of(row, peer)), row.times.get(peer)
     if mine is None or theirs is None:
         return None
     return theirs["median_s"] / mine["median_s"]
 
 
 def _cell(row: Row, name: str, baseline: str = "crtrig") -> str:
+    if name in row.native:
+        entry = row.native[name]
+        share = 100 * entry["not_cr_share"]
+        return (f"{_ns(row.ns(name))} ({_ratio(speedup(row, name))}; {share:.3g} % not CR)"
+                if NATIVE_BASELINE in row.times else f"{_ns(row.ns(name))} ({share:.3g} % not CR)")
+    if name == NATIVE_BASELINE and name in row.times:
+        return _ns(row.ns(name))
     if name in row.unavailable:
         reason = row.unavailable[name]
         return f"n/a ({reason})" if name.startswith("crtrig") else "n/a"  # peers: notes below
@@ -644,6 +674,8 @@ def command_line(args, settings: Settings) -> str:
         parts.append(f"--rounds {args.rounds}")
     if getattr(args, "min_sample_ms", None) is not None:
         parts.append(f"--min-sample-ms {args.min_sample_ms}")
+    if getattr(args, "native_peers", None):
+        parts.append(f"--native-peers {args.native_peers}")
     if args.json:
         parts.append(f"--json {args.json}")
     if args.plot:
@@ -659,6 +691,10 @@ def contender_columns(peers: Peers, threads: Threads, section: str) -> list[str]
         if name == "scipy" and section == "sin/cos":
             continue  # no sin/cos of its own
         names.append(name)
+    if section == "sin/cos" and peers.native:
+        names.append(NATIVE_BASELINE)
+        for columns in peers.native.values():
+            names += [column for column in columns if column not in names]
     return names
 
 
@@ -675,6 +711,8 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
     for name, reason in peers.skipped.items():
         lines.append(f"- {name}: {reason}, skipped")
     lines.append(f"- threads: {threads.note}")
+    if peers.native_note:
+        lines.append(f"- native peers: {peers.native_note}")
     lines += ["", "Each cell: the median time of one call in ns per element; in parentheses the "
                   "speedup, peer time / crtrig time on one thread (above 1: crtrig is faster); in "
                   f"the crtrig-threads column, crtrig's one-thread time over its all-threads time. "
@@ -715,6 +753,10 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
         for name in columns:
             if name == "crtrig":
                 titles.append("crtrig ns/elem")
+            elif name == NATIVE_BASELINE:
+                titles.append(f"{name} ns/elem")
+            elif any(name in row.native for row in section_rows):
+                titles.append(f"{name} (speedup vs crtrig out=; not CR)")
             elif name == threads.all_name:
                 titles.append(f"{name} (× 1 thread)")
             else:
@@ -775,6 +817,9 @@ def as_json(rows: list[Row], peers: Peers, threads: Threads, settings: Settings,
                   "speedup": {name: speedup(row, name) for name in row.times
                               if name != "crtrig" and not name.startswith("crtrig ")
                               and speedup(row, name) is not None},
+                  "native": {name: {"not_cr": e["not_cr"], "not_cr_share": e["not_cr_share"],
+                                    "max_ulp": e["max_ulp"], "isa": e["isa"]}
+                             for name, e in row.native.items()},
                   "thread_scaling": ({threads.all_name: row.times["crtrig"]["median_s"]
                                       / row.times[threads.all_name]["median_s"]}
                                      if threads.all_name in row.times and "crtrig" in row.times else {}),
@@ -926,6 +971,8 @@ def run(args, settings: Settings, out=None) -> int:
     started = time.perf_counter()
     _progress("crtrig bench: loading peers")
     peers = load_peers(args.peers)
+    if getattr(args, "native", None):
+        peers.native, peers.native_note = args.native
     threads = Threads.detect()
     rows: list[Row] = []
     try:
@@ -982,6 +1029,11 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                         help=f"peers to time next to crtrig (default: {','.join(PEERS)}; those "
                              "not installed are skipped)")
     parser.add_argument("--json", metavar="FILE", help="also save the numbers as JSON")
+    parser.add_argument("--native-peers", metavar="FILE",
+                        help="add the native peers (SLEEF u10/u35, glibc libmvec and libm) timed "
+                             "by tools/native_peers.py on this run's inputs to the sin/cos rows "
+                             "of float32 and float64 (the file must be made for the same "
+                             "--trig-size)")
     parser.add_argument("--plot", metavar="FILE.png",
                         help="also draw the speedups (needs matplotlib: pip install 'crtrig[bench]')")
     parser.add_argument("--trig-size", type=integer(1, MAX_TRIG_SIZE, "--trig-size"), default=None,
@@ -1000,6 +1052,62 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(func=lambda args, out=None: _run_cli(parser, args, out))
 
 
+#: The crtrig column the native peers are compared with: crtrig into an existing array.
+NATIVE_BASELINE = "crtrig out="
+#: Largest --native-peers file read (a full file is about 20 KB).
+MAX_NATIVE_BYTES = 1 << 20
+
+
+def load_native_peers(path: str, trig_size: int) -> tuple[dict, str]:
+    """The rows of a tools/native_peers.py file, by (function, dtype, input), each
+    {column: entry}; and a line saying what it holds.  ValueError (one line) for a
+    file that is not one, or one made for another size."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_NATIVE_BYTES + 1)
+    except OSError as exc:
+        raise ValueError(exc.strerror or str(exc)) from None
+    if len(text) > MAX_NATIVE_BYTES:
+        raise ValueError(f"larger than {MAX_NATIVE_BYTES:,} bytes: not a tools/native_peers.py file")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"not JSON ({' '.join(str(exc).split())[:80]})") from None
+    if not isinstance(data, dict) or data.get("crtrig_native_peers") != 1:
+        raise ValueError("not a tools/native_peers.py file (no \"crtrig_native_peers\": 1)")
+    if data.get("trig_size") != trig_size:
+        raise ValueError(f"made for {shown_size(data.get('trig_size'))} elements per call, this run "
+                         f"uses {trig_size:,} (run tools/native_peers.py --trig-size {trig_size})")
+    native = {}
+    try:
+        for row in data["rows"]:
+            key = (row["function"], row["dtype"], row["input"])
+            if key[0] not in TRIG_FUNCTIONS or key[1] not in TRIG_DTYPES or key[2] not in INPUT_SETS:
+                raise ValueError(f"unknown row {key!r}")
+            columns = {}
+            for entry in row["peers"].values():
+                column = f"{entry['name']} {entry['isa']}"
+                numbers = [entry[k] for k in ("ns_per_element", "q1", "q3", "not_cr_share", "max_ulp")]
+                if not all(isinstance(v, (int, float)) and v >= 0 for v in numbers) or \
+                        not isinstance(entry["not_cr"], int) or not isinstance(entry["calls_per_sample"], int):
+                    raise ValueError(f"bad numbers for {column}")
+                columns[column] = dict(entry, expression=f"tools/native_peers.c: {entry['name']}, "
+                                                         f"{entry['isa']}, into an existing array")
+            native[key] = columns
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"not a tools/native_peers.py file (no {exc})") from None
+    note = (f"timed by tools/native_peers.c ({data.get('cc', 'cc')}, SLEEF "
+            f"{'linked' if data.get('sleef') else 'not found'}, {data.get('libc', '?')}) on this "
+            "bench's inputs (same seed), into an existing array, one thread; each ratio is "
+            f"against the `{NATIVE_BASELINE}` column; not CR: the share of its results that differ "
+            "from crtrig's (correctly rounded) outputs")
+    return native, note
+
+
+def shown_size(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else repr(value)[:20]
+
+
 def _run_cli(parser, args, out=None) -> int:
     base = QUICK if args.quick else DEFAULT
     settings = Settings(trig_size=args.trig_size or base.trig_size,
@@ -1014,6 +1122,12 @@ def _run_cli(parser, args, out=None) -> int:
         except ImportError:
             parser.error("--plot needs matplotlib, which is not installed "
                          "(pip install 'crtrig[bench]')")
+    args.native = None
+    if args.native_peers is not None:
+        try:
+            args.native = load_native_peers(args.native_peers, settings.trig_size)
+        except ValueError as exc:
+            parser.error(f"--native-peers {args.native_peers}: {exc}")
     for option, path in (("--json", args.json), ("--plot", args.plot)):
         if path is not None:  # a FIFO, a directory, ... : refused before the run
             try:
