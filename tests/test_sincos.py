@@ -100,6 +100,30 @@ def test_float32_sample_and_hard_cases(func):
     assert bad.size == 0, f"{bad.size} wrong, first x={float(x[bad[0]]).hex()} got {got[bad[0]]!r}"
 
 
+@pytest.mark.parametrize("func", FUNCS)
+def test_one_element_calls_match_the_oracle(func):
+    """A one-element float32 call takes the scalar stages instead of the array kernel
+    (sincos_array.c, small_call): NumPy scalars, 0-d arrays and one-element views,
+    hard cases, specials and a sample, each result against MPFR."""
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, H("0x1p-149"), -H("0x1p-149"), H("0x1.fffffep+127")]
+    x = np.concatenate([float32_sample(1000, seed=23),
+                        np.array(HARD_FLOAT32[func] + [-v for v in HARD_FLOAT32[func]] + specials,
+                                 dtype=np.float32)])
+    with np.errstate(invalid="ignore"):
+        want = oracle.trig(func, x[np.isfinite(x)])
+        scalars = np.array([FUNCS[func](np.float32(v)) for v in x], dtype=np.float32)
+        zero_d = np.array([FUNCS[func](np.array(v, dtype=np.float32))[()] for v in x], dtype=np.float32)
+        strided = np.repeat(x, 3)
+        views = np.array([FUNCS[func](strided[3 * i:3 * i + 1])[0] for i in range(x.size)], dtype=np.float32)
+        array = FUNCS[func](x)
+    finite = np.isfinite(x)
+    for got in (scalars, zero_d, views):
+        assert same_bits(got, array).size == 0
+        bad = same_bits(got[finite], want)
+        assert bad.size == 0, f"x={float(x[finite][bad[0]]).hex()}"
+    assert np.all(np.isnan(scalars[~finite & ~np.isnan(x)]))
+
+
 _TARGET_INPUTS = {}
 
 
