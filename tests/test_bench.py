@@ -29,6 +29,7 @@ TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", 
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
 WINDOW_ROWS = 2 * len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS)  # 12 at two sizes
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
+SMALL_ROWS = len(bench.SMALL_CALLS)  # 9
 NUMBER = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
 TIME_CELL = re.compile(rf"^{NUMBER}$")
 RATIO_CELL = re.compile(rf"^{NUMBER} \({NUMBER}×\)$")
@@ -134,7 +135,13 @@ def test_report_format_and_json(tmp_path):
         (k, d, f"{n:,}") for n in (10, 300) for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
     assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
                                                      for n in (10, 300)]
-    assert len(data["rows"]) == TRIG_ROWS + WINDOW_ROWS + STORE_ROWS == len(trig) + len(windows) + len(store)
+    small = next(rows for title, rows in tables(out).items() if title.startswith("Small calls"))
+    assert [(r["x"], r["dtype"], r["N"]) for r in small] == [(k, d, f"{n:,}") for k, d, n in bench.SMALL_CALLS]
+    for row in small:
+        assert TIME_CELL.match(row["crtrig ns/call"]) and RATIO_CELL.match(row["numpy (speedup)"])
+        assert row["check"] == f"{int(row['N'].replace(',', ''))} ok"
+    assert len(data["rows"]) == TRIG_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS \
+        == len(trig) + len(windows) + len(store) + len(small)
 
     for table_row, json_row in zip(trig + windows + store, data["rows"]):
         assert table_row["rounds"] == "2" == str(json_row["rounds"])
@@ -184,7 +191,7 @@ def test_report_format_and_json(tmp_path):
     checked = sum(row["checked"] for row in data["rows"])
     assert f"check: all {checked:,} checked crtrig outputs equal crtrig.reference (exact)" in out
     progress = [line for line in err.splitlines() if line.startswith("[")]
-    total = TRIG_ROWS + WINDOW_ROWS + STORE_ROWS
+    total = TRIG_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS
     assert len(progress) == total and progress[-1].startswith(f"[{total}/{total}] ")
     assert data["command"] == lines[0][2:] and data["quick"] is True
     assert data["platform"]["simd_targets"] == list(crtrig.simd_targets())
@@ -346,7 +353,9 @@ def test_all_threads_column_when_crtrig_has_a_pool(capsys, tmp_path, monkeypatch
         cell = row["crtrig 3 threads (× 1 thread)"]
         assert RATIO_CELL.match(cell) or cell == "n/a (no float64 loop)", cell
     for row in data["rows"]:
-        if "crtrig" in row["times"]:
+        if row["section"] == "small calls":  # never split: crtrig on one thread only
+            assert row["thread_scaling"] == {} and set(row["times"]) == {"crtrig", "numpy"}
+        elif "crtrig" in row["times"]:
             assert set(row["thread_scaling"]) == {"crtrig 3 threads"}
             assert row["checked"] == 2 * min(row["size"], bench.CHECK_ELEMENTS)  # both outputs checked
     assert data["platform"]["thread_pool"] is True and data["platform"]["all_threads"] == 3

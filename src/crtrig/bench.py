@@ -9,6 +9,8 @@ What runs, each as one row of a table:
   N = 10^3, 10^5 and 10^7;
 * the store limit: ``crtrig.hann_window(N, dtype=..., out=out)`` next to
   ``out.fill(0.5)`` on an array of the same size.
+* small calls: sin of a Python float, a NumPy float64 and float32 scalar and
+  arrays of 10, 100 and 1000 elements, next to numpy, in ns per call.
 
 against numpy, and scipy, torch and onnxruntime when they are installed (a
 peer that is not is skipped with a note).  The report prints the exact
@@ -377,6 +379,40 @@ def trig_row(func, dtype, label, x, peers: Peers, threads: Threads):
     return row, contenders, check
 
 
+#: The small calls: (what x is, dtype, elements).  Their times are per call.
+SMALL_CALLS = (("Python float", "float64", 1), ("NumPy scalar", "float64", 1), ("NumPy scalar", "float32", 1),
+               ("array", "float64", 10), ("array", "float32", 10), ("array", "float64", 100),
+               ("array", "float32", 100), ("array", "float64", 1000), ("array", "float32", 1000))
+
+
+def small_row(kind, dtype, size, peers: Peers, threads: Threads):
+    """sin of a Python float, a NumPy scalar or a short array (uniform in [-π, π]):
+    crtrig on one thread next to numpy, the time per call."""
+    rng = np.random.default_rng(SEED)
+    values = rng.uniform(-math.pi, math.pi, size)
+    if kind == "Python float":
+        x = float(values[0])
+    elif kind == "NumPy scalar":
+        x = _np_dtype(dtype).type(values[0])
+    else:
+        x = values.astype(_np_dtype(dtype))
+    row = Row("small calls", {"x": kind, "dtype": dtype, "N": size}, 1)  # size 1: ns per call
+    contenders = []
+    if crtrig_trig_loop("sin", dtype):
+        contenders.append(_contender("crtrig", "crtrig.sin(x)", {"crtrig": crtrig, "x": x}, threads.set(1),
+                                     checked=True))
+    else:
+        row.unavailable["crtrig"] = f"no {dtype} loop"
+    if "numpy" in peers.modules:
+        contenders.append(_contender("numpy", "np.sin(x)", {"np": np, "x": x}))
+
+    def check(result):
+        flat = np.asarray(np.array(x, dtype=_np_dtype(dtype))).reshape(-1)
+        return _compare_bits(np.asarray(result).reshape(-1), reference.trig("sin", flat),
+                             lambda i: f"sin({flat[i]!r})")
+    return row, contenders, check
+
+
 def window_row(kind, dtype, size, peers: Peers, threads: Threads):
     row = Row("windows", {"window": kind, "dtype": dtype, "N": size}, size)
     np_dtype = _NP_SPELLING[dtype]
@@ -687,6 +723,8 @@ def contender_columns(peers: Peers, threads: Threads, section: str) -> list[str]
     names = ["crtrig"] + ([threads.all_name] if threads.all_name else [])
     if section == "store limit":
         return names + ["out.fill(0.5)"]
+    if section == "small calls":
+        return ["crtrig"] + (["numpy"] if "numpy" in peers.versions else [])
     for name in peers.versions:
         if name == "scipy" and section == "sin/cos":
             continue  # no sin/cos of its own
@@ -732,6 +770,10 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
          ["x: uniform in [-π, π], uniform in [-1e5, 1e5] (float16: [-65504, 65504], its finite "
           "range), or uniform over the finite bit patterns; in the dtype of the row. sess: a "
           "one-node ONNX Sin-22 or Cos-22 model of that dtype."]),
+        ("small calls", "### Small calls: sin of a Python float, a NumPy scalar, a short array",
+         ["x", "dtype", "N"],
+         ["Times per call (ns), not per element; x uniform in [-π, π] (fixed values); crtrig on "
+          "one thread (such calls never split)."]),
         ("windows", "### Windows, periodic", ["window", "dtype", "N"],
          ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
           "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
@@ -752,7 +794,7 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
         titles = []
         for name in columns:
             if name == "crtrig":
-                titles.append("crtrig ns/elem")
+                titles.append("crtrig ns/call" if section == "small calls" else "crtrig ns/elem")
             elif name == NATIVE_BASELINE:
                 titles.append(f"{name} ns/elem")
             elif any(name in row.native for row in section_rows):
@@ -964,6 +1006,9 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
         for size in settings.window_sizes:
             plan.append((f"store limit {dtype} N={size:,}",
                          lambda dtype=dtype, size=size: store_row(dtype, size, threads)))
+    for kind, dtype, size in SMALL_CALLS:
+        plan.append((f"small call sin {kind} {dtype} N={size}",
+                     lambda kind=kind, dtype=dtype, size=size: small_row(kind, dtype, size, peers, threads)))
     return plan
 
 
