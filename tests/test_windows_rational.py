@@ -1,0 +1,196 @@
+"""boxcar, triang, bartlett, parzen (crtrig.windows, crtrig._rational_windows): every
+value correctly rounded, against tests/oracle.py (scipy's formulas in exact rationals,
+rounded by MPFR), in float64, float32, float16 and bfloat16; scipy's interface."""
+import inspect
+import random
+
+import numpy as np
+import pytest
+import scipy.signal
+
+import crtrig
+from crtrig import _rational_windows, windows
+
+import oracle
+
+NAMES = ("boxcar", "triang", "bartlett", "parzen")
+FLOATS = oracle.FLOAT_FORMATS  # float16, bfloat16, float32, float64
+INTEGERS = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+
+def np_dtype(fmt):
+    return oracle.NUMPY_DTYPES[fmt]
+
+
+def assert_same_bits(got, want, context):
+    assert got.dtype == want.dtype and got.shape == want.shape, (context, got.dtype, want.dtype, got.shape)
+    uint = np.dtype(f"u{want.dtype.itemsize}")
+    bad = np.nonzero(got.view(uint) != want.view(uint))[0]
+    assert bad.size == 0, (f"{context}: {bad.size} of {want.size} differ, first at {bad[0]}: "
+                           f"got {got[bad[0]]!r} want {want[bad[0]]!r}")
+
+
+# Every M in 0..EXHAUSTIVE_M, both modes, every float format (the oracle evaluated once per
+# element); about 4 x 2 x 400^2/2 = 640,000 elements.
+EXHAUSTIVE_M = 400
+
+
+@pytest.mark.parametrize("sym", [True, False])
+@pytest.mark.parametrize("name", NAMES)
+def test_every_value_up_to_M_400(name, sym):
+    wrong = 0
+    for M in range(EXHAUSTIVE_M + 1):
+        want = oracle.rational_window(name, M, sym)
+        for fmt in FLOATS:
+            got = getattr(windows, name)(M, sym, dtype=fmt)
+            assert_same_bits(got, want[fmt], f"{name} M={M} sym={sym} {fmt}")
+    assert wrong == 0
+
+
+def _sample_indices(rng, M, count):
+    """Indices of a window of M points: both ends, around the centre and parzen's
+    piece boundary (2k = L - 1 near i = (L-1)/4), and random ones."""
+    picks = {0, 1, 2, M - 1, M - 2, M // 2 - 1, M // 2, M // 2 + 1, M // 4 - 1, M // 4, M // 4 + 1,
+             (3 * M) // 4, (3 * M) // 4 + 1}
+    picks |= {rng.randrange(M) for _ in range(count)}
+    return np.array(sorted(i for i in picks if 0 <= i < M), dtype=np.int64)
+
+
+# Sizes around the int64/object boundaries (parzen's 2**17, triang's 2**53) and large ones.
+LARGE_SIZES = (2**17 - 2, 2**17 - 1, 2**17, 2**17 + 1, 10**6 + 1, 2**24, 2**24 + 1, 2**40 + 7, 2**53 - 1,
+               2**53)
+
+
+@pytest.mark.parametrize("name", NAMES[1:])
+def test_sampled_large_M(name):
+    """Sampled elements of windows up to 2**53 points, through the same fraction and
+    rounding code as the whole-window call."""
+    rng = random.Random(f"large-{name}")
+    for M in LARGE_SIZES:
+        for sym in (True, False):
+            if not sym and M == 2**53 and name == "triang":
+                pass  # L + 1 = 2**53 + 2: the object path
+            index = _sample_indices(rng, M, 40)
+            for fmt in FLOATS:
+                got = _rational_windows.window_values(name, M, sym, np_dtype(fmt), index)
+                want = np.array([oracle.rational_window_value(name, M, sym, int(i), (fmt,))[fmt] for i in index],
+                                dtype=np.float64)
+                assert np.array_equal(got.astype(np.float64), want), (name, M, sym, fmt)
+
+
+@pytest.mark.parametrize("name", NAMES[1:])
+def test_whole_windows_past_the_int64_paths(name):
+    """Whole windows just past parzen's int64 limit (the Python-int path) equal the
+    same windows through the sampled path, and a sample of them the oracle."""
+    M = _rational_windows.PARZEN_INT64_MAX + 3
+    rng = random.Random(f"whole-{name}")
+    for fmt in ("float64", "float16"):
+        got = getattr(windows, name)(M, dtype=fmt)
+        index = _sample_indices(rng, M, 30)
+        want = np.array([oracle.rational_window_value(name, M, True, int(i), (fmt,))[fmt] for i in index])
+        assert np.array_equal(got[index].astype(np.float64), want), (name, fmt)
+
+
+def test_midpoints_are_decided_exactly():
+    """Quotients whose float64 value is a midpoint of the narrow format (the case double
+    rounding gets wrong) round by the exact sign of x - q: a made-up set of num/den just
+    above, just below and exactly at midpoints of float16, bfloat16 and float32."""
+    cases = []
+    for p in (11, 8, 24):
+        mid = (1 << p) + 1  # (2^p + 1)/2^p = 1 + 2^-p: the midpoint between 1 and 1 + 2^(1-p)
+        den = 1 << p
+        big = 1 << 40
+        cases += [(mid, den), (mid * big + 1, den * big), (mid * big - 1, den * big)]
+    num = np.array([c[0] for c in cases], dtype=object)
+    den = np.array([c[1] for c in cases], dtype=object)
+    for fmt in ("float16", "bfloat16", "float32"):
+        got = _rational_windows.round_quotients(num, den, np_dtype(fmt)).astype(np.float64)
+        want = [oracle.round_to_format(oracle.Fraction(int(a), int(b)), fmt) for a, b in cases]
+        assert got.tolist() == want, fmt
+    # The same through the int64 path (values within 2**53).
+    num64 = np.array([c for c, _ in cases if c <= 2**53], dtype=np.int64)
+    den64 = np.array([d for c, d in cases if c <= 2**53], dtype=np.int64)
+    for fmt in ("float16", "bfloat16", "float32"):
+        got = _rational_windows.round_quotients(num64, den64, np_dtype(fmt)).astype(np.float64)
+        want = [oracle.round_to_format(oracle.Fraction(int(a), int(b)), fmt) for a, b in zip(num64, den64)]
+        assert got.tolist() == want, fmt
+
+
+def test_rounding_mode_fallback_gives_the_same_bits(monkeypatch):
+    """When numpy's arithmetic is not in round-to-nearest, every element goes through
+    exact integers (crtrig.reference.round_rational): the same bits."""
+    wants = {(name, fmt): getattr(windows, name)(37, dtype=fmt) for name in NAMES for fmt in FLOATS}
+    monkeypatch.setattr(_rational_windows, "_rounding_is_nearest", lambda: False)
+    for (name, fmt), want in wants.items():
+        assert_same_bits(getattr(windows, name)(37, dtype=fmt), want, f"{name} {fmt} fallback")
+    assert _rational_windows._rounding_is_nearest.__call__() is False
+
+
+def test_rounding_probe_is_true_here():
+    assert _rational_windows._rounding_is_nearest() is True
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_integer_dtypes_truncate_the_float32_window(name):
+    for dtype in INTEGERS:
+        for M in (0, 1, 2, 7, 64):
+            got = getattr(windows, name)(M, dtype=dtype)
+            want = getattr(windows, name)(M, dtype=np.float32).astype(dtype)
+            assert got.dtype == np.dtype(dtype) and np.array_equal(got, want), (name, dtype, M)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scipy_interface(name):
+    """Signature (scipy's positional parameters and defaults), M = 0, 1, 2, values within
+    1e-15 of scipy's, periodic = the symmetric window of M + 1 truncated, out=, errors."""
+    ours = inspect.signature(getattr(windows, name)).parameters
+    theirs = inspect.signature(getattr(scipy.signal.windows, name)).parameters
+    assert [(p.name, p.default) for p in ours.values() if p.kind is p.POSITIONAL_OR_KEYWORD] == [
+        (p.name, p.default) for p in theirs.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert {"xp", "device", "dtype", "out"} <= set(ours)
+    function, scipy_function = getattr(windows, name), getattr(scipy.signal.windows, name)
+    for M in (0, 1, 2, 3, 10, 11, 1000, 1001):
+        for sym in (True, False):
+            got, want = function(M, sym), scipy_function(M, sym)
+            assert got.dtype == np.float64 and got.shape == want.shape
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-15)
+            if M >= 2:  # (M = 1 is scipy's [1.])
+                assert np.array_equal(function(M, sym=False), function(M + 1)[:-1])
+    assert function(2).tolist() == scipy_function(2).tolist()
+    out = np.full(9, -1.0, np.float32)
+    assert function(9, out=out) is out and np.array_equal(out, function(9, dtype=np.float32))
+    strided = np.full(18, -1.0)[::2]
+    assert function(9, out=strided) is strided and np.array_equal(strided, function(9))
+    for bad, error in ((5.5, ValueError), (5.0, ValueError), ("5", ValueError), (-7, ValueError),
+                       (True, TypeError), (None, TypeError)):
+        with pytest.raises(error):
+            function(bad)
+    out = np.full(9, -1.0)
+    for kwargs, error in (({"sym": "yes"}, TypeError), ({"dtype": "complex64"}, TypeError),
+                          ({"xp": object()}, TypeError), ({"device": "cuda"}, ValueError)):
+        with pytest.raises(error):
+            function(9, out=out, **kwargs)
+        assert np.all(out == -1.0)  # nothing written
+    assert function(9, xp=np, device="cpu").tolist() == function(9).tolist()
+
+
+def test_close_to_numpy():
+    """np.bartlett is scipy's symmetric bartlett: crtrig within 1 ulp-ish (1e-15)."""
+    for M in (2, 3, 10, 1001):
+        np.testing.assert_allclose(windows.bartlett(M), np.bartlett(M), rtol=0, atol=1e-15)
+
+
+def test_thread_count_does_not_matter():
+    """These windows are computed in NumPy (no C kernel, no SIMD target, no thread
+    pool): the thread setting changes nothing."""
+    before = crtrig.get_num_threads()
+    try:
+        results = []
+        for threads in (1, 2, 3):
+            crtrig.set_num_threads(threads)
+            results.append([getattr(windows, name)(70001, dtype=fmt) for name in NAMES for fmt in FLOATS])
+        for other in results[1:]:
+            for a, b in zip(results[0], other):
+                assert_same_bits(a, b, "threads")
+    finally:
+        crtrig.set_num_threads(before)
