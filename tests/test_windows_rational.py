@@ -82,7 +82,7 @@ def test_sampled_large_M(name):
 def test_whole_windows_past_the_int64_paths(name):
     """Whole windows just past parzen's int64 limit (the Python-int path) equal the
     same windows through the sampled path, and a sample of them the oracle."""
-    M = _rational_windows.PARZEN_INT64_MAX + 3
+    M = _rational_windows.PARZEN_FLOAT_MAX + 3
     rng = random.Random(f"whole-{name}")
     for fmt in ("float64", "float16"):
         got = getattr(windows, name)(M, dtype=fmt)
@@ -93,27 +93,24 @@ def test_whole_windows_past_the_int64_paths(name):
 
 def test_midpoints_are_decided_exactly():
     """Quotients whose float64 value is a midpoint of the narrow format (the case double
-    rounding gets wrong) round by the exact sign of x - q: a made-up set of num/den just
-    above, just below and exactly at midpoints of float16, bfloat16 and float32."""
-    cases = []
+    rounding gets wrong) round by the exact sign of x - q: num/den just above, just
+    below and exactly at midpoints of float16, bfloat16 and float32 (1 + 2^-p, between
+    1 and 1 + 2^(1-p)), through the float64 path (integers below 2**53) and the
+    Python-int path."""
     for p in (11, 8, 24):
-        mid = (1 << p) + 1  # (2^p + 1)/2^p = 1 + 2^-p: the midpoint between 1 and 1 + 2^(1-p)
-        den = 1 << p
-        big = 1 << 40
-        cases += [(mid, den), (mid * big + 1, den * big), (mid * big - 1, den * big)]
-    num = np.array([c[0] for c in cases], dtype=object)
-    den = np.array([c[1] for c in cases], dtype=object)
-    for fmt in ("float16", "bfloat16", "float32"):
-        got = _rational_windows.round_quotients(num, den, np_dtype(fmt)).astype(np.float64)
-        want = [oracle.round_to_format(oracle.Fraction(int(a), int(b)), fmt) for a, b in cases]
-        assert got.tolist() == want, fmt
-    # The same through the int64 path (values within 2**53).
-    num64 = np.array([c for c, _ in cases if c <= 2**53], dtype=np.int64)
-    den64 = np.array([d for c, d in cases if c <= 2**53], dtype=np.int64)
-    for fmt in ("float16", "bfloat16", "float32"):
-        got = _rational_windows.round_quotients(num64, den64, np_dtype(fmt)).astype(np.float64)
-        want = [oracle.round_to_format(oracle.Fraction(int(a), int(b)), fmt) for a, b in zip(num64, den64)]
-        assert got.tolist() == want, fmt
+        for shift in (20, 40):
+            den = 1 << (p + shift)
+            mid = ((1 << p) + 1) << shift
+            for num in (mid, mid + 1, mid - 1):
+                for fmt in ("float16", "bfloat16", "float32"):
+                    want = oracle.round_to_format(oracle.Fraction(num, den), fmt)
+                    paths = [np.array([num], dtype=object)]
+                    if num < 2**53 and den <= 2**53:
+                        paths.append(np.array([num], dtype=np.float64))
+                    for array in paths:
+                        got = _rational_windows.round_quotients(array, den, np_dtype(fmt))
+                        assert got.astype(np.float64).tolist() == [want], (p, shift, num - mid, fmt,
+                                                                           array.dtype)
 
 
 def test_rounding_mode_fallback_gives_the_same_bits(monkeypatch):

@@ -72,19 +72,20 @@ def _format_name(dt):
 
 
 def _exact_sign(num, den, q):
-    """sign(num/den - q) for Python ints num, den > 0 and a float q, exactly."""
+    """sign(num/den - q) for integers num >= 0, den > 0 and a float q, exactly."""
     a, b = float(q).as_integer_ratio()
     diff = int(num) * b - a * int(den)
     return (diff > 0) - (diff < 0)
 
 
 def _quotients_f64(num, den, nearest):
-    """RN53(num/den) elementwise: int64 arrays (0 <= num, 1 <= den, both <= 2**53)
-    by one float64 division in round-to-nearest, else Python ints (object arrays)
-    by CPython's correctly rounded int / int."""
-    if num.dtype != object and nearest:
-        return num.astype(np.float64) / den.astype(np.float64)
-    return np.array([int(a) / int(b) for a, b in zip(num.tolist(), den.tolist())], dtype=np.float64)
+    """RN53(num/den) elementwise, den a Python int >= 1.  num is a float64 array of
+    integers (each exact: below 2**53) with den <= 2**53: one float64 division in
+    round-to-nearest.  Otherwise (object arrays of Python ints, a larger den, or
+    another rounding mode): CPython's correctly rounded int / int."""
+    if num.dtype == np.float64 and den <= EXACT_INT and nearest:
+        return num / float(den)
+    return np.array([int(a) / den for a in num.tolist()], dtype=np.float64)
 
 
 def _round_narrow(q, num, den, fmt):
@@ -97,31 +98,29 @@ def _round_narrow(q, num, den, fmt):
     k = np.rint(r)
     floor = np.floor(r)
     midpoints = np.nonzero(r - floor == 0.5)[0]
-    if midpoints.size:
-        num_list, den_list = num[midpoints].tolist(), den[midpoints].tolist()
-        for j, i in enumerate(midpoints.tolist()):
-            sign = _exact_sign(num_list[j], den_list[j], q[i])
-            if sign > 0:
-                k[i] = floor[i] + 1
-            elif sign < 0:
-                k[i] = floor[i]
-            # sign == 0: a tie, np.rint's even neighbour
+    for i in midpoints.tolist():
+        sign = _exact_sign(num[i], den, q[i])
+        if sign > 0:
+            k[i] = floor[i] + 1
+        elif sign < 0:
+            k[i] = floor[i]
+        # sign == 0: a tie, np.rint's even neighbour
     return np.ldexp(k, -scale)
 
 
 def round_quotients(num, den, dt):
     """The array num/den, each value rounded once to nearest-even into numpy dtype
     `dt` (a float format of crtrig's, or an integer type: the float32 value
-    truncated toward zero).  num >= 0 and den >= 1 are int64 arrays with values
-    at most 2**53, or object arrays of Python ints of any size."""
+    truncated toward zero).  den is a Python int >= 1; num >= 0 a float64 array of
+    integers below 2**53, or an object array of Python ints of any size."""
     nearest = _rounding_is_nearest()
     fmt = _format_name(dt) if dt.kind in "fV" else "float32"
     q = _quotients_f64(num, den, nearest)
     if fmt != "float64":
         if not nearest:  # the narrow rounding needs round-to-nearest: exact integers instead
             from .reference import bits_to_float, round_rational
-            q = np.array([bits_to_float(round_rational(int(a), int(b), fmt), fmt)
-                          for a, b in zip(num.tolist(), den.tolist())], dtype=np.float64)
+            q = np.array([bits_to_float(round_rational(int(a), den, fmt), fmt) for a in num.tolist()],
+                         dtype=np.float64)
         else:
             q = _round_narrow(q, num, den, fmt)
     if fmt == "bfloat16":
@@ -129,74 +128,87 @@ def round_quotients(num, den, dt):
     return q.astype(dt)  # exact for float outputs (q is a value of dt); truncation for integers
 
 
-def _index_arrays(M, sym, index=None):
-    """(L, i): the symmetric window's length L (M, or M + 1 for a periodic window,
-    whose values are the first M of that symmetric window, as in scipy) and the
-    indices i = 0 .. M-1 as int64 (or the given int64 `index` array: the tests'
-    samples of windows too long to build)."""
-    L = M if sym else M + 1
-    return L, (np.arange(M, dtype=np.int64) if index is None else np.asarray(index, dtype=np.int64))
+def _folded(L, index):
+    """j = min(i, L - 1 - i) for the symmetric window of L points: the first half
+    0 .. ceil(L/2) - 1 (as float64, exact), or the folded `index` (int64 array)."""
+    if index is None:
+        return np.arange((L + 1) // 2, dtype=np.float64)
+    index = np.asarray(index, dtype=np.int64)
+    return np.minimum(index, L - 1 - index).astype(np.float64)
 
 
-def _as_objects(a):
-    return np.array(a.tolist(), dtype=object)
+def _length_of(M, sym):
+    """The symmetric window's length: M, or M + 1 for a periodic window, whose values
+    are the first M of that symmetric window (scipy's _extend and _truncate)."""
+    return M if sym else M + 1
+
+
+def _objects(j):
+    return np.array([int(x) for x in j.tolist()], dtype=object)
 
 
 def triang_fraction(M, sym, index=None):
-    """(num, den) of scipy's triang: with L the symmetric length, j = min(i, L-1-i):
-    (2j + 1)/L for even L, 2(j + 1)/(L + 1) for odd L (scipy: n = j + 1,
-    (2n - 1)/L and 2n/(L + 1))."""
-    L, i = _index_arrays(M, sym, index)
-    j = np.minimum(i, L - 1 - i)
+    """(num, den) of scipy's triang at the folded indices j = min(i, L-1-i):
+    (2j + 1)/L for even L, 2(j + 1)/(L + 1) for odd L (scipy: n = j + 1, (2n - 1)/L
+    and 2n/(L + 1)).  Numerators are at most L + 1: exact in float64 below 2**53."""
+    L = _length_of(M, sym)
+    j = _folded(L, index)
+    if L + 1 > EXACT_INT:
+        j = _objects(j)
     if L % 2 == 0:
-        num, den = 2 * j + 1, L
-    else:
-        num, den = 2 * (j + 1), L + 1
-    if den > EXACT_INT:
-        num, den = _as_objects(num), den
-    return num, np.full(num.shape, den, dtype=num.dtype)
+        return 2 * j + 1, L
+    return 2 * (j + 1), L + 1
 
 
 def bartlett_fraction(M, sym, index=None):
     """(num, den) of scipy's bartlett: 2n/(L-1) for n <= (L-1)/2, else
-    2 - 2n/(L-1) = 2(L-1-n)/(L-1): 2 min(n, L-1-n)/(L-1) exactly (L >= 2)."""
-    L, i = _index_arrays(M, sym, index)
-    num = 2 * np.minimum(i, L - 1 - i)  # <= L - 1 <= 2**53
-    return num, np.full(num.shape, L - 1, dtype=np.int64)
+    2 - 2n/(L-1) = 2(L-1-n)/(L-1): 2j/(L-1) with j = min(n, L-1-n), exactly (L >= 2;
+    2j <= L - 1 <= 2**53)."""
+    L = _length_of(M, sym)
+    return 2 * _folded(L, index), L - 1
 
 
-#: Largest symmetric length whose parzen fractions stay within 2**53 (2 L**3 <= 2**52).
-PARZEN_INT64_MAX = 2**17
+#: Largest symmetric length whose parzen integers all stay below 2**53 (2 L**3 <= 2**52).
+PARZEN_FLOAT_MAX = 2**17
 
 
 def parzen_fraction(M, sym, index=None):
-    """(num, den) of scipy's parzen, exactly.  With L the symmetric length and
-    k = |2i - (L - 1)| (= 2|n| for scipy's n = i - (L-1)/2), t = |n|/(L/2) = k/L:
+    """(num, den) of scipy's parzen, exactly.  With L the symmetric length and, at the
+    folded index j, k = L - 1 - 2j (= 2|n| for scipy's n = i - (L-1)/2), t = k/L:
     for |n| <= (L-1)/4, i.e. 2k <= L - 1 (scipy's boundary, as written),
-    w = 1 - 6 t^2 + 6 t^3 = (L^3 - 6 k^2 L + 6 k^3)/L^3; otherwise
-    w = 2 (1 - t)^3 = 2 (L - k)^3/L^3.  Both numerators are in [0, 2 L^3]
-    (w in [0, 1] on its piece: 1 - 6t^2 + 6t^3 >= 1/4 for t <= 1/2), so for
-    L <= 2**17 every integer is at most 2**52 (int64 path); beyond, Python ints."""
-    L, i = _index_arrays(M, sym, index)
-    if L > PARZEN_INT64_MAX:
-        i = _as_objects(i)
-        L_ = L
-    else:
-        L_ = np.int64(L)
-    k = abs(2 * i - (L_ - 1))
+    w = 1 - 6 t^2 + 6 t^3 = (L^3 - 6 k^2 (L - k))/L^3; otherwise
+    w = 2 (1 - t)^3 = 2 (L - k)^3/L^3.
+
+    Exactness in float64 for L <= 2**17 (every operand and result an integer below
+    2**53, so every operation is exact): k^2 <= 2^34, k^2 (L - k) and 6 k^2 (L - k)
+    <= (8/9) L^3 <= 2^51 (the maximum of 6 k^2 (L - k) over k is at k = 2L/3), L^3 <=
+    2^51, the inner numerator in [L^3/4, L^3], 2 (L - k)^3 <= 2 L^3 <= 2^52.  Larger L:
+    Python ints."""
+    L = _length_of(M, sym)
+    j = _folded(L, index)
+    big = L > PARZEN_FLOAT_MAX
+    if big:
+        j = _objects(j)
+    k = (L - 1) - 2 * j
     inner = 2 * k <= L - 1
-    num = np.where(inner, L_ * L_ * L_ - 6 * k * k * L_ + 6 * k * k * k, 2 * (L_ - k) ** 3)
-    if num.dtype != object:
-        num = num.astype(np.int64)
-    den = np.full(num.shape, L_ * L_ * L_, dtype=num.dtype)
-    return num, den
+    num = np.empty(k.shape, dtype=object if big else np.float64)
+    ki, ko = k[inner], k[~inner]
+    num[inner] = L**3 - 6 * (ki * ki) * (L - ki)
+    num[~inner] = 2 * (L - ko) ** 3
+    return num, L**3
 
 
 FRACTIONS = {"triang": triang_fraction, "bartlett": bartlett_fraction, "parzen": parzen_fraction}
 
 
 def window_values(name, M, sym, dt, index=None):
-    """Elements of the window `name` (M >= 2) rounded into dt: all of them, or those at
-    the int64 array `index`."""
+    """The window `name` (M >= 2) rounded into dt: the whole window (its first half
+    computed, then mirrored: w[i] = w[L - 1 - i]), or the elements at the int64
+    array `index`."""
     num, den = FRACTIONS[name](M, sym, index)
-    return round_quotients(num, den, dt)
+    values = round_quotients(num, den, dt)
+    if index is not None:
+        return values
+    L = _length_of(M, sym)
+    mirrored = values[::-1] if L % 2 == 0 else values[-2::-1]
+    return np.concatenate((values, mirrored[: M - values.shape[0]]))

@@ -67,6 +67,8 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
+from fractions import Fraction
+
 import numpy as np
 
 import crtrig
@@ -85,6 +87,11 @@ TRIG_FUNCTIONS = ("sin", "cos")
 TRIG_DTYPES = ("float16", "bfloat16", "float32", "float64")
 WINDOW_KINDS = ("hann", "hamming", "blackman")
 WINDOW_DTYPES = ("float32", "float64")
+#: crtrig.windows' rational windows (scipy's interface, float64 only: scipy's type), timed
+#: at the window sizes up to SCIPY_WINDOW_MAX_SIZE (larger parzen windows take crtrig's
+#: Python-int path, 2**17 points and up).
+SCIPY_WINDOW_KINDS = ("boxcar", "triang", "bartlett", "parzen")
+SCIPY_WINDOW_MAX_SIZE = 10**6
 INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
 
 CHECK_ELEMENTS = 256
@@ -358,6 +365,49 @@ def trig_row(func, dtype, label, x, peers: Peers, threads: Threads):
         return _compare_bits(result[index], want, lambda i: f"{func}({x[index][i]!r})")
 
     return row, contenders, check
+
+
+def scipy_window_row(kind, size, peers: Peers, threads: Threads):
+    """crtrig.windows.<kind>(N, sym=False) (float64) next to scipy's, numpy's and torch's."""
+    row = Row("windows", {"window": kind, "dtype": "float64", "N": size}, size)
+    contenders = _crtrig_contenders(f"crtrig.windows.{kind}(N, sym=False)",
+                                    lambda: {"crtrig": crtrig, "np": np, "N": size}, threads)
+    for name, module in peers.modules.items():
+        if name == "numpy" and kind == "bartlett":
+            contenders.append(_contender(name, "np.bartlett(N + 1)[:-1]", {"np": np, "N": size}))
+        elif name == "scipy":
+            contenders.append(_contender(name, f"scipy.signal.windows.{kind}(N, sym=False)",
+                                         {"scipy": module, "N": size}))
+        elif name == "torch" and kind == "bartlett":
+            contenders.append(_contender(name, "torch.bartlett_window(N, dtype=torch.float64).numpy()",
+                                         {"torch": module, "N": size}))
+    return row, contenders, _scipy_window_check(kind, size)
+
+
+def _scipy_rational_exact(kind: str, length: int, i: int) -> Fraction:
+    """Element i of scipy's symmetric `kind` window of `length` >= 2 points, from
+    scipy's formula in exact rationals (independent of crtrig._rational_windows)."""
+    if kind == "boxcar":
+        return Fraction(1)
+    if kind == "triang":
+        n = i + 1 if i < (length + 1) // 2 else length - i
+        return Fraction(2 * n - 1, length) if length % 2 == 0 else Fraction(2 * n, length + 1)
+    if kind == "bartlett":
+        return Fraction(2 * i, length - 1) if 2 * i <= length - 1 else 2 - Fraction(2 * i, length - 1)
+    n = Fraction(2 * i - (length - 1), 2)
+    t = abs(n) / Fraction(length, 2)
+    return 1 - 6 * t**2 + 6 * t**3 if abs(n) <= Fraction(length - 1, 4) else 2 * (1 - t) ** 3
+
+
+def _scipy_window_check(kind, size):
+    def check(result):
+        index = check_indices(size)
+        fmt = reference.FLOAT_FORMATS["float64"]
+        exact = [_scipy_rational_exact(kind, size + 1, int(n)) for n in index]  # periodic: of N + 1
+        want = np.array([reference.round_rational(x.numerator, x.denominator, "float64") for x in exact],
+                        dtype=fmt.bits_dtype).view(fmt.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{kind} N={size} n={index[i]}")
+    return check
 
 
 def window_row(kind, dtype, size, peers: Peers, threads: Threads):
@@ -915,6 +965,10 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for kind in WINDOW_KINDS:
                 plan.append((f"{kind} window {dtype} N={size:,}",
                              lambda kind=kind, dtype=dtype, size=size: window_row(kind, dtype, size, peers, threads)))
+        if size <= SCIPY_WINDOW_MAX_SIZE:
+            for kind in SCIPY_WINDOW_KINDS:
+                plan.append((f"{kind} window float64 N={size:,}",
+                             lambda kind=kind, size=size: scipy_window_row(kind, size, peers, threads)))
     for dtype in WINDOW_DTYPES:
         for size in settings.window_sizes:
             plan.append((f"store limit {dtype} N={size:,}",
