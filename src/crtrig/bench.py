@@ -381,6 +381,8 @@ def scipy_window_row(kind, size, peers: Peers, threads: Threads):
         elif name == "torch" and kind == "bartlett":
             contenders.append(_contender(name, "torch.bartlett_window(N, dtype=torch.float64).numpy()",
                                          {"torch": module, "N": size}))
+        else:
+            row.unavailable[name] = f"no {kind} window"
     return row, contenders, _scipy_window_check(kind, size)
 
 
