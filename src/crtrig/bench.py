@@ -67,8 +67,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fractions import Fraction
-
 import numpy as np
 
 import crtrig
@@ -386,26 +384,12 @@ def scipy_window_row(kind, size, peers: Peers, threads: Threads):
     return row, contenders, _scipy_window_check(kind, size)
 
 
-def _scipy_rational_exact(kind: str, length: int, i: int) -> Fraction:
-    """Element i of scipy's symmetric `kind` window of `length` >= 2 points, from
-    scipy's formula in exact rationals (independent of crtrig._rational_windows)."""
-    if kind == "boxcar":
-        return Fraction(1)
-    if kind == "triang":
-        n = i + 1 if i < (length + 1) // 2 else length - i
-        return Fraction(2 * n - 1, length) if length % 2 == 0 else Fraction(2 * n, length + 1)
-    if kind == "bartlett":
-        return Fraction(2 * i, length - 1) if 2 * i <= length - 1 else 2 - Fraction(2 * i, length - 1)
-    n = Fraction(2 * i - (length - 1), 2)
-    t = abs(n) / Fraction(length, 2)
-    return 1 - 6 * t**2 + 6 * t**3 if abs(n) <= Fraction(length - 1, 4) else 2 * (1 - t) ** 3
-
-
 def _scipy_window_check(kind, size):
     def check(result):
         index = check_indices(size)
         fmt = reference.FLOAT_FORMATS["float64"]
-        exact = [_scipy_rational_exact(kind, size + 1, int(n)) for n in index]  # periodic: of N + 1
+        from .compare import scipy_rational_exact
+        exact = [scipy_rational_exact(kind, size + 1, int(n)) for n in index]  # periodic: of N + 1
         want = np.array([reference.round_rational(x.numerator, x.denominator, "float64") for x in exact],
                         dtype=fmt.bits_dtype).view(fmt.dtype)
         return _compare_bits(result[index], want, lambda i: f"{kind} N={size} n={index[i]}")
