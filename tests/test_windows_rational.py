@@ -191,3 +191,20 @@ def test_thread_count_does_not_matter():
                 assert_same_bits(a, b, "threads")
     finally:
         crtrig.set_num_threads(before)
+
+
+def test_python_int_division_is_correctly_rounded():
+    """The Python-int path relies on CPython's int / int being correctly rounded
+    (round-half-even) for any size: checked against MPFR on random and tie cases."""
+    rng = random.Random("int-division")
+    cases = []
+    for _ in range(3000):
+        den = rng.getrandbits(rng.randrange(1, 200)) + 1
+        num = rng.randrange(0, 2 * den + 1)
+        cases.append((num, den))
+    for shift in (54, 60, 100):  # exact ties of float64: (2^53 + 1)/2^53 scaled
+        cases += [(((1 << 53) + 1) << shift, 1 << (53 + shift)), (((1 << 53) + 3) << shift, 1 << (53 + shift))]
+        cases += [(((1 << 53) + 1) << shift | 1, 1 << (53 + shift))]
+    for num, den in cases:
+        got = _rational_windows._quotients_f64(np.array([num], dtype=object), den, True)[0]
+        assert got == oracle.round_to_format(oracle.Fraction(num, den), "float64"), (num, den)
