@@ -171,6 +171,14 @@ def test_scipy_interface(name):
     assert function(9, xp=np, device="cpu").tolist() == function(9).tolist()
 
 
+def test_byte_order_and_integer_outputs_follow_the_dtype():
+    for name in NAMES:
+        for dtype in (">f8", ">f4", "<f2", ">i4"):
+            got = getattr(windows, name)(33, dtype=dtype)
+            want = getattr(windows, name)(33, dtype=np.dtype(dtype).newbyteorder("="))
+            assert got.dtype == np.dtype(dtype) and np.array_equal(got, want), (name, dtype)
+
+
 def test_close_to_numpy():
     """np.bartlett is scipy's symmetric bartlett: crtrig within 1 ulp-ish (1e-15)."""
     for M in (2, 3, 10, 1001):
@@ -195,7 +203,8 @@ def test_thread_count_does_not_matter():
 
 def test_python_int_division_is_correctly_rounded():
     """The Python-int path relies on CPython's int / int being correctly rounded
-    (round-half-even) for any size: checked against MPFR on random and tie cases."""
+    (round-half-even, in round-to-nearest) for any size: checked against MPFR on
+    random and tie cases."""
     rng = random.Random("int-division")
     cases = []
     for _ in range(3000):
@@ -206,5 +215,33 @@ def test_python_int_division_is_correctly_rounded():
         cases += [(((1 << 53) + 1) << shift, 1 << (53 + shift)), (((1 << 53) + 3) << shift, 1 << (53 + shift))]
         cases += [(((1 << 53) + 1) << shift | 1, 1 << (53 + shift))]
     for num, den in cases:
-        got = _rational_windows._quotients_f64(np.array([num], dtype=object), den, True)[0]
+        got = _rational_windows._quotients_f64(np.array([num], dtype=object), den)[0]
         assert got == oracle.round_to_format(oracle.Fraction(num, den), "float64"), (num, den)
+
+
+def _fesetround():
+    import ctypes
+    import ctypes.util
+    import platform
+    if platform.system() != "Linux" or platform.machine() not in ("x86_64", "AMD64"):
+        pytest.skip("fesetround's mode constants are x86-64 glibc's here")
+    return ctypes.CDLL(ctypes.util.find_library("m")).fesetround
+
+
+@pytest.mark.parametrize("mode", [0x400, 0x800, 0xC00])  # FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO
+def test_the_callers_rounding_mode_changes_nothing(mode):
+    """Under another rounding mode (set by the caller through C's fesetround), the
+    probe sees it and every element goes through exact integers: the same bits."""
+    fesetround = _fesetround()
+    sizes = (2, 7, 64, 1001, _rational_windows.PARZEN_FLOAT_MAX + 1)
+    wants = {(name, M, fmt): getattr(windows, name)(M, dtype=fmt) for name in NAMES[1:]
+             for M in sizes[:-1] for fmt in FLOATS}
+    wants.update({("parzen", sizes[-1], "float16"): windows.parzen(sizes[-1], dtype="float16")})
+    assert fesetround(mode) == 0
+    try:
+        assert _rational_windows._rounding_is_nearest() is False
+        gots = {key: getattr(windows, key[0])(key[1], dtype=key[2]) for key in wants}
+    finally:
+        fesetround(0)
+    for key, want in wants.items():
+        assert_same_bits(gots[key], want, f"{key} mode {mode:#x}")

@@ -7,14 +7,15 @@ nearest-even into the output format.  How, and why it is exact:
    float64 exactly and one IEEE 754 division (numpy's ``/`` on float64 arrays)
    returns the quotient correctly rounded in the current rounding mode
    (IEEE 754-2008, 5.4.1: every arithmetic operation is computed as if exactly,
-   then rounded once).  The rounding mode is checked to be round-to-nearest
-   first (`_rounding_is_nearest`); otherwise every element goes through the
-   exact integer path below.  Larger integers are Python ints in object arrays:
+   then rounded once).  Larger integers are Python ints in object arrays:
    CPython's int / int true division is correctly rounded (round-half-even) for
-   any size (Objects/longobject.c, long_true_divide: the quotient's 55 leading
-   bits and a sticky bit are computed in integer arithmetic, rounded in
-   integers, then scaled by ldexp, which is exact), independent of the
-   floating-point rounding mode.
+   any size (Objects/longobject.c, long_true_divide: operands below 2**53 by one
+   hardware division; otherwise the quotient's leading bits and a sticky bit in
+   integer arithmetic, rounded in integers, then scaled exactly by ldexp), in
+   round-to-nearest (its fast path follows the current mode, as the tests
+   showed).  So the rounding mode is checked first (`_rounding_is_nearest`);
+   in any other mode every element is rounded by crtrig.reference.round_rational
+   (integers only), in every format.
 
 2. float32, bfloat16, float16 (p = 24, 8, 11 significant bits).  From q =
    RN53(x), x = num/den: every number of the narrow format in the range used
@@ -52,23 +53,33 @@ EXACT_INT = 2**53
 #: (significant bits p, minimum normal exponent emin) of the narrow formats.
 _NARROW = {"float32": (24, -126), "bfloat16": (8, -126), "float16": (11, -14)}
 
-_PROBE_A = np.array([1.0, -1.0, 1.0, -1.0])
-_PROBE_B = np.array([2.0**-60, 2.0**-60, -(2.0**-60), -(2.0**-60)])
+# Module-level operands, so that the additions below run at call time (CPython folds
+# constant expressions at compile time, never these).
+_ONE = 1.0
+_TINY = 2.0**-60
+_MIN_NORMAL = float.fromhex("0x1p-1022")
+_SUBNORMAL = float.fromhex("0x0.8p-1022")
 
 
 def _rounding_is_nearest():
-    """Whether numpy's float64 arithmetic rounds to nearest in this thread now:
-    1 +- 2**-60 and -1 +- 2**-60 all give +-1 only then (upward gives 1 + 2**-52
-    for 1 + 2**-60, downward -1 - 2**-52 for -1 - 2**-60, toward zero 1 - 2**-53
-    for 1 - 2**-60)."""
-    return bool(np.all((_PROBE_A + _PROBE_B) == _PROBE_A))
+    """Whether float64 arithmetic rounds to nearest, with subnormals, in this thread
+    now: 1 +- 2**-60
+    and -1 +- 2**-60 all give +-1 only then (upward gives 1 + 2**-52 for 1 + 2**-60,
+    downward -1 - 2**-52 for -1 - 2**-60, toward zero 1 - 2**-53 for 1 - 2**-60).
+    CPython's float additions and numpy's loops run on the same thread's SSE
+    control register (MXCSR on x86-64, FPCR on aarch64), so a Python-float probe
+    answers for numpy's arithmetic too."""
+    return (_ONE + _TINY == _ONE and _ONE - _TINY == _ONE and -_ONE + _TINY == -_ONE
+            and -_ONE - _TINY == -_ONE
+            # and neither FTZ (a subnormal result flushed) nor DAZ (a subnormal operand
+            # read as 0), which would flush the narrow formats' subnormal outputs
+            and _MIN_NORMAL * 0.5 == _SUBNORMAL and _SUBNORMAL * 2.0 == _MIN_NORMAL)
 
 
 def _format_name(dt):
     if is_bfloat16(dt):
         return "bfloat16"
-    return {np.dtype(np.float16): "float16", np.dtype(np.float32): "float32",
-            np.dtype(np.float64): "float64"}.get(dt)
+    return {2: "float16", 4: "float32", 8: "float64"}[dt.itemsize]  # kind "f", any byte order
 
 
 def _exact_sign(num, den, q):
@@ -78,12 +89,12 @@ def _exact_sign(num, den, q):
     return (diff > 0) - (diff < 0)
 
 
-def _quotients_f64(num, den, nearest):
-    """RN53(num/den) elementwise, den a Python int >= 1.  num is a float64 array of
-    integers (each exact: below 2**53) with den <= 2**53: one float64 division in
-    round-to-nearest.  Otherwise (object arrays of Python ints, a larger den, or
-    another rounding mode): CPython's correctly rounded int / int."""
-    if num.dtype == np.float64 and den <= EXACT_INT and nearest:
+def _quotients_f64(num, den):
+    """RN53(num/den) elementwise, den a Python int >= 1, in round-to-nearest.  num
+    is a float64 array of integers (each exact: below 2**53) with den <= 2**53: one
+    float64 division.  Otherwise (object arrays of Python ints, a larger den):
+    CPython's correctly rounded int / int."""
+    if num.dtype == np.float64 and den <= EXACT_INT:
         return num / float(den)
     return np.array([int(a) / den for a in num.tolist()], dtype=np.float64)
 
@@ -113,16 +124,19 @@ def round_quotients(num, den, dt):
     `dt` (a float format of crtrig's, or an integer type: the float32 value
     truncated toward zero).  den is a Python int >= 1; num >= 0 a float64 array of
     integers below 2**53, or an object array of Python ints of any size."""
-    nearest = _rounding_is_nearest()
     fmt = _format_name(dt) if dt.kind in "fV" else "float32"
-    q = _quotients_f64(num, den, nearest)
+    if not _rounding_is_nearest():  # another rounding mode, FTZ or DAZ: exact integers only
+        from .reference import round_rational
+        bits_type = {"float64": np.uint64, "float32": np.uint32}.get(fmt, np.uint16)
+        bits = np.array([round_rational(int(a), den, fmt) for a in num.tolist()], dtype=bits_type)
+        native = dt if fmt == "bfloat16" else np.dtype(fmt)
+        # No arithmetic on the values (under FTZ a conversion would flush subnormals):
+        # the bits viewed as their format, then a copy, a byte swap or, for integer
+        # outputs, the truncation of a value in [0, 1].
+        return bits.view(native).astype(dt)
+    q = _quotients_f64(num, den)
     if fmt != "float64":
-        if not nearest:  # the narrow rounding needs round-to-nearest: exact integers instead
-            from .reference import bits_to_float, round_rational
-            q = np.array([bits_to_float(round_rational(int(a), den, fmt), fmt) for a in num.tolist()],
-                         dtype=np.float64)
-        else:
-            q = _round_narrow(q, num, den, fmt)
+        q = _round_narrow(q, num, den, fmt)
     if fmt == "bfloat16":
         return q.astype(np.float32).astype(dt)  # exact: q is a bfloat16 value
     return q.astype(dt)  # exact for float outputs (q is a value of dt); truncation for integers
@@ -152,6 +166,11 @@ def triang_fraction(M, sym, index=None):
     (2j + 1)/L for even L, 2(j + 1)/(L + 1) for odd L (scipy: n = j + 1, (2n - 1)/L
     and 2n/(L + 1)).  Numerators are at most L + 1: exact in float64 below 2**53."""
     L = _length_of(M, sym)
+    if index is None and L + 1 <= EXACT_INT:  # the numerators directly: one exact arange
+        half = (L + 1) // 2
+        if L % 2 == 0:
+            return np.arange(1, 2 * half, 2, dtype=np.float64), L
+        return np.arange(2, 2 * half + 1, 2, dtype=np.float64), L + 1
     j = _folded(L, index)
     if L + 1 > EXACT_INT:
         j = _objects(j)
@@ -165,6 +184,8 @@ def bartlett_fraction(M, sym, index=None):
     2 - 2n/(L-1) = 2(L-1-n)/(L-1): 2j/(L-1) with j = min(n, L-1-n), exactly (L >= 2;
     2j <= L - 1 <= 2**53)."""
     L = _length_of(M, sym)
+    if index is None:
+        return np.arange(0, 2 * ((L + 1) // 2), 2, dtype=np.float64), L - 1
     return 2 * _folded(L, index), L - 1
 
 
@@ -210,5 +231,9 @@ def window_values(name, M, sym, dt, index=None):
     if index is not None:
         return values
     L = _length_of(M, sym)
-    mirrored = values[::-1] if L % 2 == 0 else values[-2::-1]
-    return np.concatenate((values, mirrored[: M - values.shape[0]]))
+    half = values.shape[0]
+    result = np.empty(M, dtype=values.dtype)
+    result[:half] = values
+    # w[i] = w[L - 1 - i]: i = half .. M-1 takes values[L - 1 - i], from L - 1 - half down.
+    result[half:] = values[L - 1 - half:L - 1 - M:-1] if L - 1 - M >= 0 else values[L - 1 - half::-1]
+    return result
