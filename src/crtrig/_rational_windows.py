@@ -123,7 +123,8 @@ def round_quotients(num, den, dt):
     """The array num/den, each value rounded once to nearest-even into numpy dtype
     `dt` (a float format of crtrig's, or an integer type: the float32 value
     truncated toward zero).  den is a Python int >= 1; num >= 0 a float64 array of
-    integers below 2**53, or an object array of Python ints of any size."""
+    integers below 2**53 (overwritten for float64 outputs), or an object array of
+    Python ints of any size."""
     fmt = _format_name(dt) if dt.kind in "fV" else "float32"
     if not _rounding_is_nearest():  # another rounding mode, FTZ or DAZ: exact integers only
         from .reference import round_rational
@@ -134,12 +135,16 @@ def round_quotients(num, den, dt):
         # the bits viewed as their format, then a copy, a byte swap or, for integer
         # outputs, the truncation of a value in [0, 1].
         return bits.view(native).astype(dt)
-    q = _quotients_f64(num, den)
+    if fmt == "float64" and num.dtype == np.float64 and den <= EXACT_INT:
+        q = np.divide(num, float(den), out=num)  # _quotients_f64 in place: num is not needed after
+    else:
+        q = _quotients_f64(num, den)
     if fmt != "float64":
         q = _round_narrow(q, num, den, fmt)
     if fmt == "bfloat16":
         return q.astype(np.float32).astype(dt)  # exact: q is a bfloat16 value
-    return q.astype(dt)  # exact for float outputs (q is a value of dt); truncation for integers
+    # exact for float outputs (q is a value of dt); truncation for integers
+    return q.astype(dt, copy=False)
 
 
 def _folded(L, index):
