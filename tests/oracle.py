@@ -358,3 +358,48 @@ def rational_window(name: str, M: int, sym: bool, fmts=FLOAT_FORMATS) -> dict:
             values = values.astype(np.float32)  # exact: bfloat16 values (ml_dtypes' float64 cast is not used)
         result[fmt] = values.astype(NUMPY_DTYPES[fmt])
     return result
+
+
+# ---------------------------------------------------------------------------
+# scipy's Tukey window, from scipy's own formulas (w1, ones, w3 with their own
+# arguments, not mirrored), the cosines evaluated by mpmath (exactly where they
+# are rational).
+# ---------------------------------------------------------------------------
+
+def _half_one_plus_cospi(x: Fraction):
+    """The evaluator of (1 + cos(pi x))/2 for a rational x."""
+    exact = _RATIONAL_COS.get((x / 2) % 1)
+    if exact is not None:
+        value = (1 + exact) / 2
+        return lambda prec: (value, 0)
+
+    def evaluate(prec: int):
+        # pi x: two roundings (pi, the product) and x's own (its quotient), each
+        # relative 2**-prec, on |pi x| <= 4 (|x| + 1): an absolute error below
+        # 12 (|x| + 1) 2**-prec; cos is 1-Lipschitz and adds a few ulps; the sum and
+        # the halving add at most 2**-prec.  We claim (|x| + 1) 2**(8 - prec).
+        with mpmath.workprec(prec):
+            angle = mpmath.pi * (mpmath.mpf(x.numerator) / x.denominator)
+            total = (1 + mpmath.cos(angle)) / 2
+        return total, Fraction(abs(x.numerator) + x.denominator, x.denominator) / 2 ** (prec - 8)
+
+    return evaluate
+
+
+def tukey_value(M: int, alpha: Fraction, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's tukey(M, alpha, sym) for alpha in (0, 1), correctly rounded
+    into each format: scipy's pieces n[0:width+1], n[width+1:L-width-1], n[L-width-1:]
+    with width = floor(alpha (L - 1)/2) taken exactly."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    alpha = Fraction(alpha)
+    width = math.floor(alpha * (L - 1) / 2)
+    if i <= width:
+        x = -1 + Fraction(2 * i) / alpha / (L - 1)
+    elif i < L - width - 1:
+        return {fmt: 1.0 for fmt in fmts}
+    else:
+        x = -2 / alpha + 1 + Fraction(2 * i) / alpha / (L - 1)
+    evaluate = _half_one_plus_cospi(x)
+    return {fmt: correctly_rounded(evaluate, fmt) for fmt in fmts}

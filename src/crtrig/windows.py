@@ -25,6 +25,7 @@ scipy computes the values in float64 with a few ulps of error, crtrig exactly.
 # Helpers under private names, so that the namespace (and dir()) holds only the
 # public API: the windows and get_window (__all__), as scipy.signal.windows does.
 import decimal as _decimal
+import math as _math
 import numbers as _numbers
 import operator as _operator
 from fractions import Fraction as _Fraction
@@ -595,8 +596,107 @@ def barthann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
     return _not_implemented("barthann", _NOT_YET, M, sym, dtype, out, xp, device)
 
 
+#: tukey's taper comes from crtrig's Hann window of D = p (L - 1)/gcd(q, L - 1) points
+#: (alpha = p/q, L the symmetric length), computed whole: at most max(16 L, 2**22) points.
+_TUKEY_HANN_FACTOR = 16
+_TUKEY_HANN_MIN = 2**22
+
+
+def _tukey_alpha(alpha):
+    """scipy's branches (alpha <= 0: ones; alpha >= 1: hann), else alpha in (0, 1) as an
+    exact Fraction (floats as their shortest decimal, as general_hamming reads them)."""
+    if isinstance(alpha, (bool, _np.bool_)):
+        raise TypeError(f"tukey(): alpha must be {_ALPHA_KINDS}; got {type(alpha).__name__}")
+    if isinstance(alpha, (int, float, _np.integer, _np.floating, _numbers.Rational, _decimal.Decimal)):
+        if isinstance(alpha, (float, _np.floating, _decimal.Decimal)) and not _np.isfinite(float(alpha)):
+            raise ValueError(f"tukey(): alpha must be finite; got {alpha!r}")
+        if alpha <= 0:
+            return "ones"
+        if alpha >= 1:
+            return "hann"
+    value = _alpha_fraction(alpha, "tukey")  # a str, or a number in (0, 1)
+    if value == 0:
+        return "ones"
+    if value == 1:
+        return "hann"
+    return value
+
+
 def tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("tukey", _NOT_YET, M, sym, dtype, out, xp, device)
+    """Return the Tukey (tapered cosine) window of length `M`, correctly rounded;
+    scipy.signal.windows.tukey's interface.
+
+    With L = M (symmetric) or M + 1 (periodic: the first M values of the symmetric
+    window of L points), alpha = p/q in (0, 1) and width = floor(alpha (L - 1)/2)
+    (exactly): w[n] = sin^2(pi n/(alpha (L - 1))) for n <= width, 1 in the middle,
+    and w[L - 1 - n] = w[n] -- scipy's 0.5 (1 + cos(pi (-1 + 2n/(alpha (L-1))))),
+    exactly.  Each taper value is crtrig's Hann window (sin^2(pi m/D), correctly
+    rounded by the C core) at m = n t of D = p (L - 1)/g points, g = gcd(q, L - 1),
+    t = q/g.  alpha <= 0 gives ones and alpha >= 1 the Hann window, as in scipy.
+
+    Parameters
+    ----------
+    M : int
+        Number of points, as in `hann` (1 gives ``[1.]``).
+    alpha : float, Fraction, int, decimal string, default 0.5
+        The taper fraction, read as an exact rational as in `general_hamming`
+        (0.25 is 1/4); any real number (scipy's branches outside (0, 1)).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    NotImplementedError
+        alpha's numerator is so large that the Hann window of D points exceeds
+        max(16 L, 2**22) points (e.g. alpha = 0.99 at M = 10**6); the message
+        names ``scipy.signal.windows.tukey`` (float64, not correctly rounded).
+    TypeError, ValueError
+        `alpha` is not a finite number of the kinds above, or its numerator or
+        denominator is not below 2**64; `M`, `sym`, `dtype`, `xp`, `device` or
+        `out` is wrong as in `hann`.  Every error is raised before anything is
+        written to `out`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.tukey(7, 0.5))
+    [0.   0.75 1.   1.   1.   0.75 0.  ]
+    >>> print(windows.tukey(5, 0.25, sym=False))
+    [0. 1. 1. 1. 1.]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "tukey", xp, device)
+    kind = _tukey_alpha(alpha)
+    if M <= 1 or kind == "ones":
+        return _ones(M, dt, out)
+    if kind == "hann":
+        return _windows.make_window(_windows.HANN, "tukey", M, periodic, dt, out)
+    p, q = kind.numerator, kind.denominator
+    L = M + 1 if periodic else M
+    g = _math.gcd(q, L - 1)
+    D, t = p * (L - 1) // g, q // g
+    width = p * (L - 1) // (2 * q)  # floor(alpha (L - 1)/2), exactly
+    if D > max(_TUKEY_HANN_FACTOR * L, _TUKEY_HANN_MIN):
+        raise NotImplementedError(
+            f"crtrig.windows.tukey() is not implemented for alpha = {kind} at M = {M}: its taper would "
+            f"need crtrig's Hann window of {D} points (p (M - 1)/gcd(q, M - 1)), more than "
+            f"max({_TUKEY_HANN_FACTOR} M, 2**22); a shorter fraction (0.25, 0.5, ...) works.  "
+            "scipy.signal.windows.tukey computes it in float64, not correctly rounded")
+    # sin^2(pi m/D) for m = n t, n = 0 .. width (m <= D/2), in the output's dtype.
+    target = dt if out is None else out.dtype
+    taper = _windows.make_window(_windows.HANN, "tukey", D, True, target, None)[: width * t + 1: t]
+    result = _np.ones(M, dtype=target) if out is None else out
+    if out is not None:
+        out[...] = 1
+    result[: width + 1] = taper
+    # w[L - 1 - n] = taper[n]: positions L - 1 - width .. L - 1, those below M.
+    right = taper[::-1][: M - (L - 1 - width)]
+    result[L - 1 - width: L - 1 - width + right.shape[0]] = right
+    return result
 
 
 def lanczos(M, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
@@ -671,8 +771,6 @@ _not_done_doc(bohman, "The Bohman window",
               "(1 - abs(x)) cos(pi x) + sin(pi abs(x))/pi needs an exact 1/pi term: not done yet.")
 _not_done_doc(barthann, "The modified Bartlett-Hann window",
               "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
-_not_done_doc(tukey, "The Tukey (tapered cosine) window", "Not done yet.",
-              "alpha : float, default 0.5\n        The taper fraction (scipy's signature).\n    ")
 _not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
 _not_done_doc(gaussian, "The Gaussian window", "It needs a correctly rounded exp: not done yet.",
               "std : float\n        The standard deviation (scipy's signature).\n    ", example="8, 2.0")
