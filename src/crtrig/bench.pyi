@@ -15,6 +15,7 @@ TRIG_DTYPES: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
 SCIPY_WINDOW_KINDS: tuple[str, ...]
 SCIPY_WINDOW_MAX_SIZE: int
+TUKEY_ALPHA: str
 WINDOW_DTYPES: tuple[str, ...]
 INPUT_SETS: tuple[str, ...]
 CHECK_ELEMENTS: int
