@@ -89,7 +89,7 @@ WINDOW_DTYPES = ("float32", "float64")
 #: at the window sizes up to SCIPY_WINDOW_MAX_SIZE (larger parzen windows take crtrig's
 #: Python-int path, 2**17 points and up).
 SCIPY_WINDOW_KINDS = ("boxcar", "triang", "bartlett", "parzen", "tukey")
-#: tukey's row: scipy.signal.spectrogram's default window, ("tukey", 0.25).
+#: tukey's row: scipy.signal.spectrogram's default window, ("tukey", 0.25) (compare's).
 TUKEY_ALPHA = "0.25"
 SCIPY_WINDOW_MAX_SIZE = 10**6
 INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
@@ -389,27 +389,14 @@ def scipy_window_row(kind, size, peers: Peers, threads: Threads):
     return row, contenders, _scipy_window_check(kind, size)
 
 
-def _tukey_bits(size: int, n: int) -> int:
-    """float64 bits of the periodic tukey(size, 1/4) at n: scipy's taper
-    0.5 (1 + cos(pi (-1 + 2n/(alpha (L-1))))) = sin^2(pi n/(alpha (L-1))) = the Hann
-    window (crtrig.reference) at n with denominator alpha (L - 1); the middle is 1."""
-    from fractions import Fraction
-    alpha = Fraction(TUKEY_ALPHA)
-    L = size + 1
-    width = alpha.numerator * (L - 1) // (2 * alpha.denominator)
-    m = n if n <= width else L - 1 - n if n >= L - 1 - width else None
-    if m is None:
-        return reference.round_rational(1, 1, "float64")
-    x = Fraction(m) / (alpha * (L - 1))  # sin^2(pi x), x = a/b: Hann's term a of denominator b
-    return reference.window_bits("hann", x.numerator, x.denominator, "float64")
-
-
 def _scipy_window_check(kind, size):
     def check(result):
         index = check_indices(size)
         fmt = reference.FLOAT_FORMATS["float64"]
         if kind == "tukey":
-            want = np.array([_tukey_bits(size, int(n)) for n in index], dtype=fmt.bits_dtype).view(fmt.dtype)
+            from .compare import tukey_bits
+            want = np.array([tukey_bits(size, True, int(n), "float64") for n in index],
+                            dtype=fmt.bits_dtype).view(fmt.dtype)
             return _compare_bits(result[index], want, lambda i: f"tukey N={size} n={index[i]}")
         from .compare import scipy_rational_exact
         exact = [scipy_rational_exact(kind, size + 1, int(n)) for n in index]  # periodic: of N + 1

@@ -54,7 +54,11 @@ PEERS = ("numpy", "scipy", "torch", "onnxruntime", "onnx.reference")
 #: against scipy's formulas in exact fractions, scipy_rational_exact).
 ONNX_WINDOW_KINDS = ("hann", "hamming", "blackman")
 RATIONAL_KINDS = ("bartlett", "triang", "parzen")
-WINDOW_KINDS = ONNX_WINDOW_KINDS + RATIONAL_KINDS
+#: crtrig.windows.tukey at scipy.signal.spectrogram's default alpha, judged by
+#: crtrig.reference's Hann terms (tukey_bits).
+TUKEY_ALPHA = "0.25"
+WINDOW_KINDS = ONNX_WINDOW_KINDS + RATIONAL_KINDS + ("tukey",)
+SCIPY_ONLY_KINDS = RATIONAL_KINDS + ("tukey",)
 TRIG_FUNCTIONS = ("sin", "cos")
 OPS = WINDOW_KINDS + TRIG_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
@@ -135,8 +139,25 @@ def scipy_rational_exact(kind: str, length: int, i: int) -> Fraction:
     return 1 - 6 * t**2 + 6 * t**3 if abs(n) <= Fraction(length - 1, 4) else 2 * (1 - t) ** 3
 
 
+def tukey_bits(size: int, periodic: bool, n: int, dtype: str) -> int:
+    """Bits of scipy's tukey(size, TUKEY_ALPHA, sym=not periodic) at n, correctly rounded
+    into dtype: scipy's taper 0.5 (1 + cos(pi (-1 + 2n/(alpha (L-1))))) (and its mirror)
+    is sin^2(pi m/(alpha (L-1))), crtrig.reference's Hann term m of that denominator;
+    the middle is 1 (L = size + 1 if periodic, scipy's _extend)."""
+    alpha = Fraction(TUKEY_ALPHA)
+    if size == 1:
+        return reference.round_rational(1, 1, dtype)
+    L = size + 1 if periodic else size
+    width = alpha.numerator * (L - 1) // (2 * alpha.denominator)
+    m = n if n <= width else L - 1 - n if n >= L - 1 - width else None
+    if m is None:
+        return reference.round_rational(1, 1, dtype)
+    x = Fraction(m) / (alpha * (L - 1))
+    return reference.window_bits("hann", x.numerator, x.denominator, dtype)
+
+
 def _rational_only(peer_name, kind):
-    if kind in RATIONAL_KINDS:
+    if kind in SCIPY_ONLY_KINDS:
         raise Unsupported(f"{peer_name} has no {kind} window")
 
 
@@ -146,6 +167,8 @@ def crtrig_peer() -> Peer:
 
     def window(kind, periodic, dtype):
         dt = _numpy_dtype(dtype)
+        if kind == "tukey":
+            return lambda n: crtrig.windows.tukey(n, TUKEY_ALPHA, sym=not periodic, dtype=dt)
         if kind in RATIONAL_KINDS:  # crtrig.windows: scipy's interface
             func = getattr(crtrig.windows, kind)
             return lambda n: func(n, sym=not periodic, dtype=dt)
@@ -195,7 +218,8 @@ def scipy_peer(threads: int = 1) -> Peer:
     from scipy.signal import windows
 
     functions = {"hann": windows.hann, "hamming": windows.hamming, "blackman": windows.blackman,
-                 "bartlett": windows.bartlett, "triang": windows.triang, "parzen": windows.parzen}
+                 "bartlett": windows.bartlett, "triang": windows.triang, "parzen": windows.parzen,
+                 "tukey": lambda n, sym: windows.tukey(n, float(TUKEY_ALPHA), sym=sym)}
 
     def window(kind, periodic, dtype):
         f = functions[kind]
@@ -448,7 +472,11 @@ class Oracle:
         decimal = kind == "hamming" and hamming == "0.54/0.46"
         key = (decimal, kind, size, periodic, dtype)
         if key not in self._windows:
-            if kind in RATIONAL_KINDS:
+            if kind == "tukey":
+                fmt = reference.FLOAT_FORMATS[dtype]
+                bits = [tukey_bits(size, periodic, i, dtype) for i in range(size)]
+                self._windows[key] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
+            elif kind in RATIONAL_KINDS:
                 exact_key = ("exact", kind, size, periodic)
                 if exact_key not in self._windows:  # scipy's [1.] at size 1; periodic: of size + 1
                     self._windows[exact_key] = [Fraction(1)] * size if size == 1 else [

@@ -11,6 +11,8 @@ PROGRAM: str
 PEERS: tuple[str, ...]
 ONNX_WINDOW_KINDS: tuple[str, ...]
 RATIONAL_KINDS: tuple[str, ...]
+TUKEY_ALPHA: str
+SCIPY_ONLY_KINDS: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
 TRIG_FUNCTIONS: tuple[str, ...]
 OPS: tuple[str, ...]
@@ -87,3 +89,4 @@ def report(args: argparse.Namespace) -> str: ...
 def configure_parser(parser: argparse.ArgumentParser) -> None: ...
 
 def scipy_rational_exact(kind: str, length: int, i: int) -> Fraction: ...
+def tukey_bits(size: int, periodic: bool, n: int, dtype: str) -> int: ...
