@@ -1,16 +1,20 @@
 """scipy.signal.windows' interface, with correctly rounded values.
 
 Change ``from scipy.signal import windows`` into ``from crtrig import windows``
-(or ``scipy.signal.get_window`` into ``crtrig.windows.get_window``) and the
-windows crtrig computes exactly come out with scipy's signatures and defaults
-(symmetric, float64), each value the exact real number rounded once to
-nearest-even into the output type:
+(or ``scipy.signal.get_window`` into ``crtrig.windows.get_window``): the module
+has scipy 1.17's 25 window functions and get_window, with scipy's signatures and
+defaults (symmetric, float64) and its xp=/device= keywords (numpy, "cpu").  These
+are computed, each value the exact real number rounded once to nearest-even into
+the output type:
 
-    hann(M, sym=True, *, dtype=np.float64, out=None)
-    hamming(M, sym=True, *, dtype=np.float64, out=None)
-    blackman(M, sym=True, *, dtype=np.float64, out=None)
-    general_hamming(M, alpha, sym=True, *, dtype=np.float64, out=None)
-    get_window(window, Nx, fftbins=True, *, dtype=np.float64)
+    hann(M, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    hamming, blackman, boxcar, triang, bartlett, parzen: the same
+    general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
+
+The others check their arguments and raise NotImplementedError naming scipy's
+function (chebwin and dpss permanently: not affordable exactly).
 
 The coefficients are exact decimals, as written in scipy: Hann 1/2, 1/2;
 Hamming 0.54, 0.46 = 27/50, 23/50 (not ONNX's 25/46, 21/46 of
