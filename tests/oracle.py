@@ -299,3 +299,107 @@ def trig_memoized(func: str, x) -> np.ndarray:
         result.flags.writeable = False
         _TRIG_MEMO[key] = result
     return _TRIG_MEMO[key]
+
+
+# ---------------------------------------------------------------------------
+# Rational windows (scipy's boxcar, triang, bartlett, parzen), from scipy's own
+# formulas evaluated in exact rationals (gmpy2.mpq), element by element: scipy's
+# index n and the quantities it computes in float64, here without rounding.
+# ---------------------------------------------------------------------------
+
+def _scipy_rational_value(name: str, length: int, i: int) -> gmpy2.mpq:
+    """Element i of scipy's symmetric window of `length` >= 2 points, exactly."""
+    q = gmpy2.mpq
+    L = q(length)
+    if name == "boxcar":
+        return q(1)
+    if name == "triang":
+        # scipy: n = 1 .. (L+1)//2; even L: (2n - 1)/L mirrored, odd L: 2n/(L + 1) mirrored
+        # around the centre element.
+        half = (length + 1) // 2
+        n = i + 1 if i < half else length - i
+        return (2 * q(n) - 1) / L if length % 2 == 0 else 2 * q(n) / (L + 1)
+    if name == "bartlett":
+        n = q(i)
+        return 2 * n / (L - 1) if n <= (L - 1) / 2 else 2 - 2 * n / (L - 1)
+    if name == "parzen":
+        n = q(i) - (L - 1) / 2  # scipy's arange(-(L-1)/2, (L-1)/2 + 0.5, 1.0)
+        t = abs(n) / (L / 2)
+        if abs(n) <= (L - 1) / 4:
+            return 1 - 6 * t ** 2 + 6 * t ** 3
+        return 2 * (1 - t) ** 3
+    raise ValueError(name)
+
+
+def rational_window_value(name: str, M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's window `name` of M points (periodic: the first M of the
+    symmetric window of M + 1, scipy's _extend/_truncate), correctly rounded by MPFR into
+    each format of fmts: {fmt: float}.  M = 1 is scipy's [1.]."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    exact = _scipy_rational_value(name, M if sym else M + 1, i)
+    values = {}
+    for fmt in fmts:
+        if exact == 0:
+            values[fmt] = 0.0
+            continue
+        with gmpy2.context(FORMAT_CONTEXTS[format_name(fmt)]):
+            values[fmt] = float(gmpy2.mpfr(exact))
+    return values
+
+
+def rational_window(name: str, M: int, sym: bool, fmts=FLOAT_FORMATS) -> dict:
+    """The whole window in each format: {fmt: numpy array of fmt's dtype}."""
+    rows = [rational_window_value(name, M, sym, i, fmts) for i in range(M)]
+    result = {}
+    for fmt in fmts:
+        values = np.array([row[fmt] for row in rows], dtype=np.float64)
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)  # exact: bfloat16 values (ml_dtypes' float64 cast is not used)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
+
+
+# ---------------------------------------------------------------------------
+# scipy's Tukey window, from scipy's own formulas (w1, ones, w3 with their own
+# arguments, not mirrored), the cosines evaluated by mpmath (exactly where they
+# are rational).
+# ---------------------------------------------------------------------------
+
+def _half_one_plus_cospi(x: Fraction):
+    """The evaluator of (1 + cos(pi x))/2 for a rational x."""
+    exact = _RATIONAL_COS.get((x / 2) % 1)
+    if exact is not None:
+        value = (1 + exact) / 2
+        return lambda prec: (value, 0)
+
+    def evaluate(prec: int):
+        # pi x: two roundings (pi, the product) and x's own (its quotient), each
+        # relative 2**-prec, on |pi x| <= 4 (|x| + 1): an absolute error below
+        # 12 (|x| + 1) 2**-prec; cos is 1-Lipschitz and adds a few ulps; the sum and
+        # the halving add at most 2**-prec.  We claim (|x| + 1) 2**(8 - prec).
+        with mpmath.workprec(prec):
+            angle = mpmath.pi * (mpmath.mpf(x.numerator) / x.denominator)
+            total = (1 + mpmath.cos(angle)) / 2
+        return total, Fraction(abs(x.numerator) + x.denominator, x.denominator) / 2 ** (prec - 8)
+
+    return evaluate
+
+
+def tukey_value(M: int, alpha: Fraction, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's tukey(M, alpha, sym) for alpha in (0, 1), correctly rounded
+    into each format: scipy's pieces n[0:width+1], n[width+1:L-width-1], n[L-width-1:]
+    with width = floor(alpha (L - 1)/2) taken exactly."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    alpha = Fraction(alpha)
+    width = math.floor(alpha * (L - 1) / 2)
+    if i <= width:
+        x = -1 + Fraction(2 * i) / alpha / (L - 1)
+    elif i < L - width - 1:
+        return {fmt: 1.0 for fmt in fmts}
+    else:
+        x = -2 / alpha + 1 + Fraction(2 * i) / alpha / (L - 1)
+    evaluate = _half_one_plus_cospi(x)
+    return {fmt: correctly_rounded(evaluate, fmt) for fmt in fmts}

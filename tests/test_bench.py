@@ -27,7 +27,7 @@ from report_tables import markdown_tables
 
 TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2", "--min-sample-ms", "1"]
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
-WINDOW_ROWS = 2 * len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS)  # 12 at two sizes
+WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS))  # 20 at two sizes
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
 SMALL_ROWS = len(bench.SMALL_CALLS)  # 9
 NUMBER = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
@@ -132,7 +132,8 @@ def test_report_format_and_json(tmp_path):
     assert [(r["function"], r["dtype"], r["input"]) for r in trig] == [
         (f, d, i) for d in bench.TRIG_DTYPES for i in bench.INPUT_SETS for f in bench.TRIG_FUNCTIONS]
     assert [(r["window"], r["dtype"], r["N"]) for r in windows] == [
-        (k, d, f"{n:,}") for n in (10, 300) for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
+        row for n in (10, 300) for row in [(k, d, f"{n:,}") for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
+        + [(k, "float64", f"{n:,}") for k in bench.SCIPY_WINDOW_KINDS]]
     assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
                                                      for n in (10, 300)]
     small = next(rows for title, rows in tables(out).items() if title.startswith("Small calls"))

@@ -71,7 +71,13 @@ def test_report_format(quick_report):
     assert list(windows[0]) == ["peer", "window", "float16", "bfloat16", "float32", "float64"]
     assert [(row["peer"], row["window"]) for row in windows] == [
         (peer, kind + (" (0.54/0.46)" if kind == "hamming" and peer == "numpy" else ""))
-        for peer in peers for kind in ("hann", "hamming", "blackman")]
+        for peer in peers for kind in ("hann", "hamming", "blackman", "bartlett", "triang", "parzen", "tukey")]
+    # Rational windows: only numpy's bartlett among these peers; the ONNX peers have none.
+    cells = {(row["peer"], row["window"]): row["float64"] for row in windows}
+    for peer in peers:
+        for kind in ("bartlett", "triang", "parzen", "tukey"):
+            if peer != "crtrig" and not (peer == "numpy" and kind == "bartlett"):
+                assert cells[(peer, kind)] == "n/a", (peer, kind)
     assert list(trig[0])[:2] == ["peer", "function"] and len(trig[0]) == 2 + 6
     assert "Sizes 10, 257, periodic and symmetric: 534 values per cell." in quick_report
     for row in windows + trig:
@@ -83,7 +89,7 @@ def test_report_format(quick_report):
 def test_crtrig_is_correctly_rounded_everywhere(quick_report):
     found = tables(quick_report)
     rows = [row for rows in found.values() for row in rows if row["peer"] == "crtrig"]
-    assert len(rows) == 3 + 2
+    assert len(rows) == 7 + 2
     for row in rows:
         for key, cell in row.items():
             if key in ("peer", "window", "function"):
@@ -132,7 +138,7 @@ def test_missing_peers_are_skipped_with_a_note(monkeypatch):
     text = compare.report(args)
     assert "- torch: not installed (no module torch), skipped" in text
     assert "- scipy: unusable: RuntimeError: DLL load failed, skipped" in text
-    assert [row["peer"] for row in tables(text)["Windows"]] == ["crtrig"] * 3
+    assert [row["peer"] for row in tables(text)["Windows"]] == ["crtrig"] * len(compare.WINDOW_KINDS)
 
 
 def test_a_peer_returning_the_wrong_dtype_is_n_a():

@@ -87,6 +87,13 @@ TRIG_FUNCTIONS = ("sin", "cos")
 TRIG_DTYPES = ("float16", "bfloat16", "float32", "float64")
 WINDOW_KINDS = ("hann", "hamming", "blackman")
 WINDOW_DTYPES = ("float32", "float64")
+#: crtrig.windows' rational windows (scipy's interface, float64 only: scipy's type), timed
+#: at the window sizes up to SCIPY_WINDOW_MAX_SIZE (larger parzen windows take crtrig's
+#: Python-int path, 2**17 points and up).
+SCIPY_WINDOW_KINDS = ("boxcar", "triang", "bartlett", "parzen", "tukey")
+#: tukey's row: scipy.signal.spectrogram's default window, ("tukey", 0.25) (compare's).
+TUKEY_ALPHA = "0.25"
+SCIPY_WINDOW_MAX_SIZE = 10**6
 INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
 
 CHECK_ELEMENTS = 256
@@ -411,6 +418,43 @@ def small_row(kind, dtype, size, peers: Peers, threads: Threads):
         return _compare_bits(np.asarray(result).reshape(-1), reference.trig("sin", flat),
                              lambda i: f"sin({flat[i]!r})")
     return row, contenders, check
+def scipy_window_row(kind, size, peers: Peers, threads: Threads):
+    """crtrig.windows.<kind>(N, sym=False) (float64) next to scipy's, numpy's and torch's."""
+    row = Row("windows", {"window": kind, "dtype": "float64", "N": size}, size)
+    args = f"N, {TUKEY_ALPHA}, sym=False" if kind == "tukey" else "N, sym=False"
+    contenders = _crtrig_contenders(f"crtrig.windows.{kind}({args})",
+                                    lambda: {"crtrig": crtrig, "np": np, "N": size}, threads)
+    for name, module in peers.modules.items():
+        if name == "scipy" and kind == "tukey":
+            contenders.append(_contender(name, f"scipy.signal.windows.tukey({args})", {"scipy": module, "N": size}))
+        elif name == "numpy" and kind == "bartlett":
+            contenders.append(_contender(name, "np.bartlett(N + 1)[:-1]", {"np": np, "N": size}))
+        elif name == "scipy":
+            contenders.append(_contender(name, f"scipy.signal.windows.{kind}(N, sym=False)",
+                                         {"scipy": module, "N": size}))
+        elif name == "torch" and kind == "bartlett":
+            contenders.append(_contender(name, "torch.bartlett_window(N, dtype=torch.float64).numpy()",
+                                         {"torch": module, "N": size}))
+        else:
+            row.unavailable[name] = f"no {kind} window"
+    return row, contenders, _scipy_window_check(kind, size)
+
+
+def _scipy_window_check(kind, size):
+    def check(result):
+        index = check_indices(size)
+        fmt = reference.FLOAT_FORMATS["float64"]
+        if kind == "tukey":
+            from .compare import tukey_bits
+            want = np.array([tukey_bits(size, True, int(n), "float64") for n in index],
+                            dtype=fmt.bits_dtype).view(fmt.dtype)
+            return _compare_bits(result[index], want, lambda i: f"tukey N={size} n={index[i]}")
+        from .compare import scipy_rational_exact
+        exact = [scipy_rational_exact(kind, size + 1, int(n)) for n in index]  # periodic: of N + 1
+        want = np.array([reference.round_rational(x.numerator, x.denominator, "float64") for x in exact],
+                        dtype=fmt.bits_dtype).view(fmt.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{kind} N={size} n={index[i]}")
+    return check
 
 
 def window_row(kind, dtype, size, peers: Peers, threads: Threads):
@@ -1002,6 +1046,10 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for kind in WINDOW_KINDS:
                 plan.append((f"{kind} window {dtype} N={size:,}",
                              lambda kind=kind, dtype=dtype, size=size: window_row(kind, dtype, size, peers, threads)))
+        if size <= SCIPY_WINDOW_MAX_SIZE:
+            for kind in SCIPY_WINDOW_KINDS:
+                plan.append((f"{kind} window float64 N={size:,}",
+                             lambda kind=kind, size=size: scipy_window_row(kind, size, peers, threads)))
     for dtype in WINDOW_DTYPES:
         for size in settings.window_sizes:
             plan.append((f"store limit {dtype} N={size:,}",

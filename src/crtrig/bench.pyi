@@ -13,6 +13,9 @@ PEERS: tuple[str, ...]
 TRIG_FUNCTIONS: tuple[str, ...]
 TRIG_DTYPES: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
+SCIPY_WINDOW_KINDS: tuple[str, ...]
+SCIPY_WINDOW_MAX_SIZE: int
+TUKEY_ALPHA: str
 WINDOW_DTYPES: tuple[str, ...]
 INPUT_SETS: tuple[str, ...]
 CHECK_ELEMENTS: int
@@ -95,6 +98,7 @@ def trig_row(func: str, dtype: str, label: str, x: NDArray[Any], peers: Peers, t
 SMALL_CALLS: tuple[tuple[str, str, int], ...]
 
 def small_row(kind: str, dtype: str, size: int, peers: Peers, threads: Threads) -> _Made: ...
+def scipy_window_row(kind: str, size: int, peers: Peers, threads: Threads) -> _Made: ...
 def window_row(kind: str, dtype: str, size: int, peers: Peers, threads: Threads) -> _Made: ...
 def store_row(dtype: str, size: int, threads: Threads) -> _Made: ...
 def check_indices(size: int) -> NDArray[Any]: ...

@@ -38,6 +38,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 import numpy as np
@@ -49,7 +50,15 @@ from ._cli_args import integer, integer_list, names_list
 PROGRAM = "crtrig compare"
 
 PEERS = ("numpy", "scipy", "torch", "onnxruntime", "onnx.reference")
-WINDOW_KINDS = ("hann", "hamming", "blackman")
+#: The ONNX windows, and crtrig.windows' rational windows (scipy's interface; judged
+#: against scipy's formulas in exact fractions, scipy_rational_exact).
+ONNX_WINDOW_KINDS = ("hann", "hamming", "blackman")
+RATIONAL_KINDS = ("bartlett", "triang", "parzen")
+#: crtrig.windows.tukey at scipy.signal.spectrogram's default alpha, judged by
+#: crtrig.reference's Hann terms (tukey_bits).
+TUKEY_ALPHA = "0.25"
+WINDOW_KINDS = ONNX_WINDOW_KINDS + RATIONAL_KINDS + ("tukey",)
+SCIPY_ONLY_KINDS = RATIONAL_KINDS + ("tukey",)
 TRIG_FUNCTIONS = ("sin", "cos")
 OPS = WINDOW_KINDS + TRIG_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
@@ -114,12 +123,56 @@ class Peer:
 # ---------------------------------------------------------------------------
 
 
+def scipy_rational_exact(kind: str, length: int, i: int) -> Fraction:
+    """Element i of scipy's symmetric `kind` window (bartlett, triang, parzen, boxcar)
+    of `length` >= 2 points, from scipy's formula in exact fractions (independent of
+    crtrig._rational_windows)."""
+    if kind == "boxcar":
+        return Fraction(1)
+    if kind == "triang":
+        n = i + 1 if i < (length + 1) // 2 else length - i
+        return Fraction(2 * n - 1, length) if length % 2 == 0 else Fraction(2 * n, length + 1)
+    if kind == "bartlett":
+        return Fraction(2 * i, length - 1) if 2 * i <= length - 1 else 2 - Fraction(2 * i, length - 1)
+    n = Fraction(2 * i - (length - 1), 2)
+    t = abs(n) / Fraction(length, 2)
+    return 1 - 6 * t**2 + 6 * t**3 if abs(n) <= Fraction(length - 1, 4) else 2 * (1 - t) ** 3
+
+
+def tukey_bits(size: int, periodic: bool, n: int, dtype: str) -> int:
+    """Bits of scipy's tukey(size, TUKEY_ALPHA, sym=not periodic) at n, correctly rounded
+    into dtype: scipy's taper 0.5 (1 + cos(pi (-1 + 2n/(alpha (L-1))))) (and its mirror)
+    is sin^2(pi m/(alpha (L-1))), crtrig.reference's Hann term m of that denominator;
+    the middle is 1 (L = size + 1 if periodic, scipy's _extend)."""
+    alpha = Fraction(TUKEY_ALPHA)
+    if size == 1:
+        return reference.round_rational(1, 1, dtype)
+    L = size + 1 if periodic else size
+    width = alpha.numerator * (L - 1) // (2 * alpha.denominator)
+    m = n if n <= width else L - 1 - n if n >= L - 1 - width else None
+    if m is None:
+        return reference.round_rational(1, 1, dtype)
+    x = Fraction(m) / (alpha * (L - 1))
+    return reference.window_bits("hann", x.numerator, x.denominator, dtype)
+
+
+def _rational_only(peer_name, kind):
+    if kind in SCIPY_ONLY_KINDS:
+        raise Unsupported(f"{peer_name} has no {kind} window")
+
+
 def crtrig_peer() -> Peer:
     functions = {"hann": crtrig.hann_window, "hamming": crtrig.hamming_window,
                  "blackman": crtrig.blackman_window}
 
     def window(kind, periodic, dtype):
-        func, dt = functions[kind], _numpy_dtype(dtype)
+        dt = _numpy_dtype(dtype)
+        if kind == "tukey":
+            return lambda n: crtrig.windows.tukey(n, TUKEY_ALPHA, sym=not periodic, dtype=dt)
+        if kind in RATIONAL_KINDS:  # crtrig.windows: scipy's interface
+            func = getattr(crtrig.windows, kind)
+            return lambda n: func(n, sym=not periodic, dtype=dt)
+        func = functions[kind]
         return lambda n: func(n, periodic=periodic, dtype=dt)
 
     def trig(func, dtype):
@@ -143,9 +196,11 @@ def _cast_from_float64(base, dtype):
 
 
 def numpy_peer(threads: int = 1) -> Peer:
-    functions = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman}
+    functions = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman, "bartlett": np.bartlett}
 
     def window(kind, periodic, dtype):
+        if kind not in functions:
+            raise Unsupported(f"numpy has no {kind} window")
         f = functions[kind]
         base = (lambda n: f(n + 1)[:-1]) if periodic else f
         return _cast_from_float64(base, dtype)
@@ -162,7 +217,9 @@ def scipy_peer(threads: int = 1) -> Peer:
     import scipy
     from scipy.signal import windows
 
-    functions = {"hann": windows.hann, "hamming": windows.hamming, "blackman": windows.blackman}
+    functions = {"hann": windows.hann, "hamming": windows.hamming, "blackman": windows.blackman,
+                 "bartlett": windows.bartlett, "triang": windows.triang, "parzen": windows.parzen,
+                 "tukey": lambda n, sym: windows.tukey(n, float(TUKEY_ALPHA), sym=sym)}
 
     def window(kind, periodic, dtype):
         f = functions[kind]
@@ -179,7 +236,7 @@ def torch_peer(threads: int = 1) -> Peer:
     torch.set_num_threads(threads)
 
     functions = {"hann": torch.hann_window, "hamming": torch.hamming_window,
-                 "blackman": torch.blackman_window}
+                 "blackman": torch.blackman_window, "bartlett": torch.bartlett_window}
     dtypes = {"float16": torch.float16, "bfloat16": torch.bfloat16, "float32": torch.float32,
               "float64": torch.float64}
 
@@ -194,6 +251,8 @@ def torch_peer(threads: int = 1) -> Peer:
         return torch.from_numpy(np.ascontiguousarray(array))
 
     def window(kind, periodic, dtype):
+        if kind not in functions:
+            raise Unsupported(f"torch has no {kind} window")
         f, dt = functions[kind], dtypes[dtype]
         return lambda n: to_numpy(f(n, periodic=periodic, dtype=dt))
 
@@ -269,6 +328,7 @@ def onnxruntime_peer(threads: int = 1) -> Peer:
         return array.astype(_numpy_dtype("bfloat16")) if dtype == "bfloat16" else array  # exact
 
     def window(kind, periodic, dtype):
+        _rational_only("ONNX", kind)
         s = session(_window_model(kind, periodic, dtype, via_float=dtype == "bfloat16"))
         return lambda n: back(s.run(None, {"size": np.array(n, dtype=np.int64)})[0], dtype)
 
@@ -293,6 +353,7 @@ def onnx_reference_peer(threads: int = 1) -> Peer:
         return array
 
     def window(kind, periodic, dtype):
+        _rational_only("ONNX", kind)
         evaluator = ReferenceEvaluator(_window_model(kind, periodic, dtype, via_float=False))
         return lambda n: to_ml_bfloat16(evaluator.run(None, {"size": np.array(n, dtype=np.int64)})[0])
 
@@ -411,7 +472,20 @@ class Oracle:
         decimal = kind == "hamming" and hamming == "0.54/0.46"
         key = (decimal, kind, size, periodic, dtype)
         if key not in self._windows:
-            if decimal:
+            if kind == "tukey":
+                fmt = reference.FLOAT_FORMATS[dtype]
+                bits = [tukey_bits(size, periodic, i, dtype) for i in range(size)]
+                self._windows[key] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
+            elif kind in RATIONAL_KINDS:
+                exact_key = ("exact", kind, size, periodic)
+                if exact_key not in self._windows:  # scipy's [1.] at size 1; periodic: of size + 1
+                    self._windows[exact_key] = [Fraction(1)] * size if size == 1 else [
+                        scipy_rational_exact(kind, size + periodic, i) for i in range(size)]
+                fmt = reference.FLOAT_FORMATS[dtype]
+                bits = [reference.round_rational(x.numerator, x.denominator, dtype)
+                        for x in self._windows[exact_key]]
+                self._windows[key] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
+            elif decimal:
                 self._windows[key] = reference.cosine_sum_window(DECIMAL_HAMMING, size, periodic, dtype)
             else:
                 self._windows[key] = reference.window(kind, size, periodic, dtype)
@@ -515,7 +589,7 @@ def edge_values(peers) -> list[list[str]]:
         row = [peer.name]
         for _, size, periodic in cases:
             cells = []
-            for kind in WINDOW_KINDS:
+            for kind in ONNX_WINDOW_KINDS:  # the edge cases of the ONNX windows
                 try:
                     values = np.asarray(peer.window_function(kind, periodic, "float32")(size))
                     cells.append("[" + ", ".join(f"{float(v):.4g}" for v in values.reshape(-1)) + "]")

@@ -2,12 +2,17 @@
 import argparse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, TextIO
 
 from numpy.typing import NDArray
 
 PROGRAM: str
 PEERS: tuple[str, ...]
+ONNX_WINDOW_KINDS: tuple[str, ...]
+RATIONAL_KINDS: tuple[str, ...]
+TUKEY_ALPHA: str
+SCIPY_ONLY_KINDS: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
 TRIG_FUNCTIONS: tuple[str, ...]
 OPS: tuple[str, ...]
@@ -82,3 +87,6 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str: ...
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int: ...
 def report(args: argparse.Namespace) -> str: ...
 def configure_parser(parser: argparse.ArgumentParser) -> None: ...
+
+def scipy_rational_exact(kind: str, length: int, i: int) -> Fraction: ...
+def tukey_bits(size: int, periodic: bool, n: int, dtype: str) -> int: ...

@@ -1,16 +1,20 @@
 """scipy.signal.windows' interface, with correctly rounded values.
 
 Change ``from scipy.signal import windows`` into ``from crtrig import windows``
-(or ``scipy.signal.get_window`` into ``crtrig.windows.get_window``) and the
-windows crtrig computes exactly come out with scipy's signatures and defaults
-(symmetric, float64), each value the exact real number rounded once to
-nearest-even into the output type:
+(or ``scipy.signal.get_window`` into ``crtrig.windows.get_window``): the module
+has scipy 1.17's 25 window functions and get_window, with scipy's signatures and
+defaults (symmetric, float64) and its xp=/device= keywords (numpy, "cpu").  These
+are computed, each value the exact real number rounded once to nearest-even into
+the output type:
 
-    hann(M, sym=True, *, dtype=np.float64, out=None)
-    hamming(M, sym=True, *, dtype=np.float64, out=None)
-    blackman(M, sym=True, *, dtype=np.float64, out=None)
-    general_hamming(M, alpha, sym=True, *, dtype=np.float64, out=None)
-    get_window(window, Nx, fftbins=True, *, dtype=np.float64)
+    hann(M, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    hamming, blackman, boxcar, triang, bartlett, parzen: the same
+    general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
+
+The others check their arguments and raise NotImplementedError naming scipy's
+function (chebwin and dpss permanently: not affordable exactly).
 
 The coefficients are exact decimals, as written in scipy: Hann 1/2, 1/2;
 Hamming 0.54, 0.46 = 27/50, 23/50 (not ONNX's 25/46, 21/46 of
@@ -25,17 +29,24 @@ scipy computes the values in float64 with a few ulps of error, crtrig exactly.
 # Helpers under private names, so that the namespace (and dir()) holds only the
 # public API: the windows and get_window (__all__), as scipy.signal.windows does.
 import decimal as _decimal
+import math as _math
 import numbers as _numbers
 import operator as _operator
 from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _rational, _windows
+from . import _rational, _rational_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
-__all__ = ["hann", "hamming", "blackman", "general_hamming", "get_window"]
+#: Every name of scipy.signal.windows.__all__ (scipy 1.17): the windows computed
+#: exactly, those not done yet and the two refused (chebwin, dpss), each of which
+#: raises NotImplementedError saying so, and get_window.
+__all__ = ["boxcar", "triang", "parzen", "bohman", "blackman", "nuttall", "blackmanharris", "flattop",
+           "bartlett", "barthann", "hamming", "kaiser", "kaiser_bessel_derived", "gaussian",
+           "general_cosine", "general_gaussian", "general_hamming", "chebwin", "cosine", "hann",
+           "exponential", "tukey", "taylor", "dpss", "get_window", "lanczos"]
 
 #: alpha's numerator and denominator are at most this (they fit in 64 bits).
 #: A module attribute, as before, but not listed by dir() (see __dir__).
@@ -53,6 +64,12 @@ _M_KINDS = "an integer (a Python int, a NumPy integer or any object with __index
 
 def _length(M, fname, argname="M"):
     """The window length as a Python int: 0 <= M <= 2**53."""
+    if isinstance(M, (float, _np.floating, str)):
+        # scipy raises ValueError for these ("Window length M must be a non-negative
+        # integer"; get_window: "Parameter Nx=... is not a positive integer").
+        shown = repr(M) if len(repr(M)) <= 40 else f"{repr(M)[:40]}..."
+        prefix = f"Parameter Nx={shown} is not a positive integer: " if argname == "Nx" else ""
+        raise ValueError(f"{prefix}{fname}(): {argname} must be {_M_KINDS}; got {type(M).__name__} {shown}")
     if isinstance(M, (bool, _np.bool_)) or not hasattr(type(M), "__index__"):
         raise TypeError(f"{fname}(): {argname} must be {_M_KINDS}; got {type(M).__name__}")
     try:
@@ -178,8 +195,22 @@ def _alpha_fraction(alpha, fname="general_hamming"):
     return value
 
 
-def _output(M, sym, dtype, out, fname):
+def _namespace(xp, device, fname):
+    """scipy's xp= and device= keywords: crtrig computes NumPy arrays on the CPU only."""
+    if xp is not None and xp is not _np:
+        name = getattr(xp, "__name__", type(xp).__name__)
+        # array_api_compat's numpy wrapper (scipy's default namespace) is numpy too.
+        if name not in ("numpy", "array_api_compat.numpy", "scipy._lib.array_api_compat.numpy"):
+            raise TypeError(f"{fname}(): xp must be None or numpy (crtrig.windows returns NumPy arrays); "
+                            f"got {name}.  Convert the result, e.g. torch.from_numpy(w)")
+    if device is not None and device != "cpu":
+        raise ValueError(f"{fname}(): device must be None or 'cpu' (crtrig.windows computes on the CPU); "
+                         f"got {device!r}")
+
+
+def _output(M, sym, dtype, out, fname, xp=None, device=None):
     """Checked (M, periodic, dtype-or-None, out): errors before anything is written."""
+    _namespace(xp, device, fname)
     M = _length(M, fname)
     periodic = not _flag(sym, fname, "sym")
     if out is not None:
@@ -191,15 +222,42 @@ def _output(M, sym, dtype, out, fname):
     return M, periodic, dt, out
 
 
-def _window(kind, fname, M, sym, dtype, out, alpha=None):
-    M, periodic, dt, out = _output(M, sym, dtype, out, fname)
+def _ones(M, dt, out):
+    """scipy's result for M <= 1 (and boxcar's): ones."""
+    if out is None:
+        return _np.ones(M, dtype=dt)
+    out[...] = 1
+    return out
+
+
+def _window(kind, fname, M, sym, dtype, out, alpha=None, xp=None, device=None):
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
     if M == 1:  # scipy's [1.] (the formula gives 0/0 or 2 alpha - 1 there)
-        if out is None:
-            return _np.ones(1, dtype=dt)
-        out[0] = 1
-        return out
+        return _ones(M, dt, out)
     return _windows.make_window(kind, fname, M, periodic, dt, out, alpha=alpha)
 
+
+def _rational_window(name, M, sym, dtype, out, xp, device):
+    """boxcar, triang, bartlett, parzen: exact quotients of integers, each rounded
+    once (crtrig._rational_windows)."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, name, xp, device)
+    if M <= 1 or name == "boxcar":
+        return _ones(M, dt, out)
+    values = _rational_windows.window_values(name, M, not periodic, dt if out is None else out.dtype)
+    if out is None:
+        return values
+    out[...] = values  # the same dtype: a copy
+    return out
+
+
+def _not_implemented(name, reason, M, sym, dtype, out, xp, device):
+    """The arguments are checked as for any window, then NotImplementedError."""
+    _output(M, sym, dtype, out, name, xp, device)
+    raise NotImplementedError(f"crtrig.windows.{name}() is not implemented: {reason}.  "
+                              f"scipy.signal.windows.{name} computes it in float64, not correctly rounded")
+
+
+_NOT_YET = "not yet correctly rounded in crtrig"
 
 _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.signal.windows.{name}'s
     interface.
@@ -216,6 +274,8 @@ _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.sign
     sym : bool, default True
         True: the symmetric window (filter design), as scipy's default.  False:
         the periodic window (spectral analysis, ``crtrig.{onnx}(M)``'s default).
+    xp, device : optional
+        scipy's array-namespace keywords: None or numpy, and None or "cpu".
     dtype : dtype, default float64
         float64 (scipy's type), float32, float16, bfloat16 or an integer type
         ({supported}); integer outputs truncate the correctly rounded float32 value
@@ -233,13 +293,13 @@ _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.sign
     Raises
     ------
     TypeError
-        `M` is not an integer (a float, a bool, a str), `sym` is not a bool,
-        `dtype` is not a supported type, or `out` is not a writeable 1-D array
-        of a supported dtype, or disagrees with `dtype` (scipy raises ValueError
-        for some of these).
+        `M` is not an integer (a bool, None, ...), `sym` is not a bool,
+        `dtype` is not a supported type, `xp` is not numpy, or `out` is not a
+        writeable 1-D array of a supported dtype, or disagrees with `dtype`.
     ValueError
-        `M` is negative or above 2**53, or `out` has another length, is
-        read-only, or has elements that overlap each other.
+        `M` is a float or a str (as in scipy), negative or above 2**53, `device`
+        is not "cpu", or `out` has another length, is read-only, or has elements
+        that overlap each other.
     MemoryError
         The output or the C core's workspace cannot be allocated.  Every error
         is raised before anything is written to `out`.
@@ -254,16 +314,17 @@ _DOC = """Return the {title} window of length `M`, correctly rounded; scipy.sign
     """
 
 
-def hann(M, sym=True, *, dtype=_np.float64, out=None):
-    return _window(_windows.HANN, "hann", M, sym, dtype, out)
+def hann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _window(_windows.HANN, "hann", M, sym, dtype, out, xp=xp, device=device)
 
 
-def hamming(M, sym=True, *, dtype=_np.float64, out=None):
-    return _window(_windows.GENERAL_HAMMING, "hamming", M, sym, dtype, out, alpha=(27, 50))
+def hamming(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _window(_windows.GENERAL_HAMMING, "hamming", M, sym, dtype, out, alpha=(27, 50), xp=xp,
+                   device=device)
 
 
-def blackman(M, sym=True, *, dtype=_np.float64, out=None):
-    return _window(_windows.BLACKMAN, "blackman", M, sym, dtype, out)
+def blackman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _window(_windows.BLACKMAN, "blackman", M, sym, dtype, out, xp=xp, device=device)
 
 
 hann.__doc__ = _DOC.format(title="Hann", name="hann", formula="1/2 - 1/2 cos(2 pi n / D)", extra="",
@@ -278,7 +339,7 @@ hann.__doc__ = _DOC.format(title="Hann", name="hann", formula="1/2 - 1/2 cos(2 p
     [1.]
     >>> windows.hann(2.5)
     Traceback (most recent call last):
-    TypeError: hann(): M must be an integer (a Python int, a NumPy integer or any object with __index__); got float""")
+    ValueError: hann(): M must be an integer (a Python int, a NumPy integer or any object with __index__); got float 2.5""")
 hamming.__doc__ = _DOC.format(
     title="Hamming", name="hamming", formula="0.54 - 0.46 cos(2 pi n / D)",
     extra="\n\n    0.54 and 0.46 are the exact decimals 27/50 and 23/50 (with s = sin^2(pi n/D),\n"
@@ -300,7 +361,7 @@ blackman.__doc__ = _DOC.format(
     [0.   0.34 1.   0.34 0.  ]""")
 
 
-def general_hamming(M, alpha, sym=True, *, dtype=_np.float64, out=None):
+def general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
     """Return the generalized Hamming window of length `M`, correctly rounded;
     scipy.signal.windows.general_hamming's interface.
 
@@ -360,40 +421,454 @@ def general_hamming(M, alpha, sym=True, *, dtype=_np.float64, out=None):
     Traceback (most recent call last):
     ValueError: general_hamming(): alpha must lie in [0, 1]; got 3/2
     """
+    _namespace(xp, device, "general_hamming")
     value = _alpha_fraction(alpha)
     return _window(_windows.GENERAL_HAMMING, "general_hamming", M, sym, dtype, out,
                    alpha=(value.numerator, value.denominator))
 
 
-# scipy.signal.get_window's names for these windows (and "hanning").
-_NAMES = {
-    "hann": (hann, 0), "han": (hann, 0), "hanning": (hann, 0),
-    "hamming": (hamming, 0), "hamm": (hamming, 0), "ham": (hamming, 0),
-    "blackman": (blackman, 0), "black": (blackman, 0), "blk": (blackman, 0),
-    "general_hamming": (general_hamming, 1), "general hamming": (general_hamming, 1),
-}
-_SUPPORTED = ("'hann' ('han', 'hanning'), 'hamming' ('hamm', 'ham'), 'blackman' ('black', 'blk') as a "
-              "string or a 1-tuple, and ('general_hamming', alpha); any name may end in '_periodic' or "
-              "'_symmetric'")
 
+_RATIONAL_DOC = """Return the {title} window of length `M`, correctly rounded;
+    scipy.signal.windows.{name}'s interface.
 
-def get_window(window, Nx, fftbins=True, *, dtype=_np.float64):
-    """Return a window of length `Nx` by name; scipy.signal.get_window's interface
-    for the windows crtrig computes exactly (correctly rounded values).
+    {formula}
+    Every value is a rational number, computed exactly as a quotient of integers
+    and rounded once to nearest-even into `dtype` (crtrig._rational_windows).
 
     Parameters
     ----------
-    window : str or tuple
-        "hann" (or "han", "hanning"), "hamming" ("hamm", "ham"), "blackman" ("black",
-        "blk"), as a string or a 1-tuple, or ``("general_hamming", alpha)`` (alpha as
-        in `general_hamming`).  A name may end in "_periodic" or "_symmetric", which
-        overrides `fftbins`, as in scipy.  Any other name, a tuple with the wrong
-        number of parameters, or a float (scipy's Kaiser beta) is a ValueError that
-        lists what is supported.
+    M : int
+        Number of points: a non-negative integer (a Python int, a NumPy integer, or
+        any object with ``__index__``), at most 2**53.  0 gives an empty array;
+        1 gives ``[1.]`` (in both modes, as in scipy).
+    sym : bool, default True
+        True: the symmetric window (filter design), scipy's default.  False: the
+        periodic window, the first M values of the symmetric window of M + 1 points.
+    xp, device : optional
+        scipy's array-namespace keywords: None or numpy, and None or "cpu".
+    dtype : dtype, default float64
+        float64, float32, float16, bfloat16 or an integer type ({supported});
+        integer outputs truncate the correctly rounded float32 value toward zero.
+    out : ndarray, optional
+        A writeable 1-D array of length M and a supported dtype to fill and return.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    TypeError
+        `M` is not an integer (a bool, None, ...), `sym` is not a bool, `dtype`
+        is not supported, `xp` is not numpy, or `out` is not a suitable array.
+    ValueError
+        `M` is a float or a str (as in scipy), negative or above 2**53, `device`
+        is not "cpu", or `out` has another length or is read-only.  Every error
+        is raised before anything is written to `out`.
+
+    Examples
+    --------
+{examples}
+    """
+
+
+def boxcar(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _rational_window("boxcar", M, sym, dtype, out, xp, device)
+
+
+def triang(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _rational_window("triang", M, sym, dtype, out, xp, device)
+
+
+def bartlett(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _rational_window("bartlett", M, sym, dtype, out, xp, device)
+
+
+def parzen(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _rational_window("parzen", M, sym, dtype, out, xp, device)
+
+
+boxcar.__doc__ = _RATIONAL_DOC.format(
+    title="rectangular (boxcar)", name="boxcar", formula="w[n] = 1.\n", supported=_SUPPORTED_NAMES,
+    examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.boxcar(4))
+    [1. 1. 1. 1.]""")
+triang.__doc__ = _RATIONAL_DOC.format(
+    title="triangular", name="triang",
+    formula="""With L = M (symmetric) or M + 1 (periodic) and j = min(n, L - 1 - n):
+    w[n] = (2j + 1)/L for even L, 2(j + 1)/(L + 1) for odd L (never 0 at the ends,
+    unlike `bartlett`).
+""", supported=_SUPPORTED_NAMES, examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.triang(7))
+    [0.25 0.5  0.75 1.   0.75 0.5  0.25]
+    >>> print(windows.triang(4))
+    [0.25 0.75 0.75 0.25]""")
+bartlett.__doc__ = _RATIONAL_DOC.format(
+    title="Bartlett (triangular, zero at the ends)", name="bartlett",
+    formula="""With L = M (symmetric) or M + 1 (periodic):
+    w[n] = 2 min(n, L - 1 - n)/(L - 1) (scipy's 2n/(L-1) and 2 - 2n/(L-1), exactly).
+""", supported=_SUPPORTED_NAMES, examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.bartlett(5))
+    [0.  0.5 1.  0.5 0. ]
+    >>> print(windows.bartlett(4, sym=False))
+    [0.  0.5 1.  0.5]""")
+parzen.__doc__ = _RATIONAL_DOC.format(
+    title="Parzen", name="parzen",
+    formula="""With L = M (symmetric) or M + 1 (periodic), k = abs(2n - (L - 1)) and t = k/L:
+    w[n] = 1 - 6 t^2 + 6 t^3 where 2k <= L - 1 (scipy's abs(n) <= (L-1)/4), else
+    2 (1 - t)^3: (L^3 - 6 k^2 L + 6 k^3)/L^3 or 2 (L - k)^3/L^3 exactly.
+""", supported=_SUPPORTED_NAMES, examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.parzen(5))
+    [0.016 0.424 1.    0.424 0.016]""")
+
+
+_NOT_DONE_DOC = """{title}: scipy.signal.windows.{name}'s signature; not computed by crtrig yet.
+
+    {why}
+
+    Parameters
+    ----------
+    M : int
+        Number of points, checked as in `hann`.
+    {params}sym : bool, default True
+        As in `hann`.
+    xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        Never: every call raises.
+
+    Raises
+    ------
+    NotImplementedError
+        Always, once the arguments are checked; the message names
+        ``scipy.signal.windows.{name}``, scipy's float64 values (not correctly
+        rounded), as the alternative.
+    TypeError, ValueError
+        The arguments are wrong as in `hann`{extra_raises}.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> windows.{name}({example})
+    Traceback (most recent call last):
+    NotImplementedError: crtrig.windows.{name}() is not implemented: ...
+    """
+
+
+def _not_done_doc(function, title, why, params="", example="8", extra_raises=""):
+    function.__doc__ = _NOT_DONE_DOC.format(title=title, name=function.__name__, why=why, params=params,
+                                            example=example, extra_raises=extra_raises)
+
+
+_CORE_COSINE = ("a cosine sum through the C core's table pass, rounding test and exact fallback is "
+                "planned (issue 19)")
+
+
+def general_cosine(M, a, sym=True, *, dtype=_np.float64, out=None):
+    return _not_implemented("general_cosine", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, None, None)
+
+
+def nuttall(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("nuttall", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+
+
+def blackmanharris(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("blackmanharris", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+
+
+def flattop(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("flattop", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+
+
+def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("cosine", _NOT_YET, M, sym, dtype, out, xp, device)
+
+
+def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("bohman", _NOT_YET, M, sym, dtype, out, xp, device)
+
+
+def barthann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("barthann", _NOT_YET, M, sym, dtype, out, xp, device)
+
+
+#: tukey's taper comes from crtrig's Hann window of D = p (L - 1)/gcd(q, L - 1) points
+#: (alpha = p/q, L the symmetric length), computed whole: at most max(16 L, 2**22) points.
+_TUKEY_HANN_FACTOR = 16
+_TUKEY_HANN_MIN = 2**22
+
+
+def _tukey_alpha(alpha):
+    """scipy's branches (alpha <= 0: ones; alpha >= 1: hann), else alpha in (0, 1) as an
+    exact Fraction (floats as their shortest decimal, as general_hamming reads them)."""
+    if isinstance(alpha, (bool, _np.bool_)):
+        raise TypeError(f"tukey(): alpha must be {_ALPHA_KINDS}; got {type(alpha).__name__}")
+    if isinstance(alpha, (int, float, _np.integer, _np.floating, _numbers.Rational, _decimal.Decimal)):
+        if isinstance(alpha, (float, _np.floating, _decimal.Decimal)) and not _np.isfinite(float(alpha)):
+            raise ValueError(f"tukey(): alpha must be finite; got {alpha!r}")
+        if alpha <= 0:
+            return "ones"
+        if alpha >= 1:
+            return "hann"
+    value = _alpha_fraction(alpha, "tukey")  # a str, or a number in (0, 1)
+    if value == 0:
+        return "ones"
+    if value == 1:
+        return "hann"
+    return value
+
+
+def tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    """Return the Tukey (tapered cosine) window of length `M`, correctly rounded;
+    scipy.signal.windows.tukey's interface.
+
+    With L = M (symmetric) or M + 1 (periodic: the first M values of the symmetric
+    window of L points), alpha = p/q in (0, 1) and width = floor(alpha (L - 1)/2)
+    (exactly): w[n] = sin^2(pi n/(alpha (L - 1))) for n <= width, 1 in the middle,
+    and w[L - 1 - n] = w[n] -- scipy's 0.5 (1 + cos(pi (-1 + 2n/(alpha (L-1))))),
+    exactly.  Each taper value is crtrig's Hann window (sin^2(pi m/D), correctly
+    rounded by the C core) at m = n t of D = p (L - 1)/g points, g = gcd(q, L - 1),
+    t = q/g.  alpha <= 0 gives ones and alpha >= 1 the Hann window, as in scipy.
+
+    Parameters
+    ----------
+    M : int
+        Number of points, as in `hann` (1 gives ``[1.]``).
+    alpha : float, Fraction, int, decimal string, default 0.5
+        The taper fraction, read as an exact rational as in `general_hamming`
+        (0.25 is 1/4); any real number (scipy's branches outside (0, 1)).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    NotImplementedError
+        alpha's numerator is so large that the Hann window of D points exceeds
+        max(16 L, 2**22) points (e.g. alpha = 0.99 at M = 10**6); the message
+        names ``scipy.signal.windows.tukey`` (float64, not correctly rounded).
+    TypeError, ValueError
+        `alpha` is not a finite number of the kinds above, or its numerator or
+        denominator is not below 2**64; `M`, `sym`, `dtype`, `xp`, `device` or
+        `out` is wrong as in `hann`.  Every error is raised before anything is
+        written to `out`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.tukey(7, 0.5))
+    [0.   0.75 1.   1.   1.   0.75 0.  ]
+    >>> print(windows.tukey(5, 0.25, sym=False))
+    [0. 1. 1. 1. 1.]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "tukey", xp, device)
+    kind = _tukey_alpha(alpha)
+    if M <= 1 or kind == "ones":
+        return _ones(M, dt, out)
+    if kind == "hann":
+        return _windows.make_window(_windows.HANN, "tukey", M, periodic, dt, out)
+    p, q = kind.numerator, kind.denominator
+    L = M + 1 if periodic else M
+    g = _math.gcd(q, L - 1)
+    D, t = p * (L - 1) // g, q // g
+    width = p * (L - 1) // (2 * q)  # floor(alpha (L - 1)/2), exactly
+    if D > max(_TUKEY_HANN_FACTOR * L, _TUKEY_HANN_MIN):
+        raise NotImplementedError(
+            f"crtrig.windows.tukey() is not implemented for alpha = {kind} at M = {M}: its taper would "
+            f"need crtrig's Hann window of {D} points (p (M - 1)/gcd(q, M - 1)), more than "
+            f"max({_TUKEY_HANN_FACTOR} M, 2**22); a shorter fraction (0.25, 0.5, ...) works.  "
+            "scipy.signal.windows.tukey computes it in float64, not correctly rounded")
+    # sin^2(pi m/D) for m = n t, n = 0 .. width (m <= D/2), in the output's dtype.
+    target = dt if out is None else out.dtype
+    taper = _windows.make_window(_windows.HANN, "tukey", D, True, target, None)[: width * t + 1: t]
+    result = _np.ones(M, dtype=target) if out is None else out
+    if out is not None:
+        out[...] = 1
+    result[: width + 1] = taper
+    # w[L - 1 - n] = taper[n]: positions L - 1 - width .. L - 1, those below M.
+    right = taper[::-1][: M - (L - 1 - width)]
+    result[L - 1 - width: L - 1 - width + right.shape[0]] = right
+    return result
+
+
+def lanczos(M, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("lanczos", _NOT_YET, M, sym, dtype, out, xp, device)
+
+
+def gaussian(M, std, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("gaussian", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym, dtype, out,
+                            xp, device)
+
+
+def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("general_gaussian", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym,
+                            dtype, out, xp, device)
+
+
+def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    if _flag(sym, "exponential", "sym") and center is not None:
+        raise ValueError("If sym==True, center must be None (exponential(): a symmetric window is centred)")
+    return _not_implemented("exponential", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym, dtype,
+                            out, xp, device)
+
+
+def kaiser(M, beta, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("kaiser", f"{_NOT_YET} (it needs a correctly rounded quotient of Bessel I0 "
+                            "values)", M, sym, dtype, out, xp, device)
+
+
+def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
+    if not _flag(sym, "kaiser_bessel_derived", "sym"):
+        raise ValueError("Kaiser-Bessel Derived windows are only defined for symmetric shapes")
+    length = _length(M, "kaiser_bessel_derived")
+    if length >= 1 and length % 2:
+        raise ValueError("Kaiser-Bessel Derived windows are only defined for even number of points")
+    return _not_implemented("kaiser_bessel_derived", f"{_NOT_YET} (it needs Kaiser's window and a square "
+                            "root of a ratio of its partial sums)", M, sym, dtype, out, xp, device)
+
+
+def taylor(M, nbar=4, sll=30, norm=True, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    return _not_implemented("taylor", f"{_NOT_YET} (its coefficients are products of real numbers that "
+                            "would have to be carried exactly)", M, sym, dtype, out, xp, device)
+
+
+def chebwin(M, at, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    _output(M, sym, dtype, out, "chebwin", xp, device)
+    raise NotImplementedError(
+        "crtrig.windows.chebwin() is not provided and will not be: the Dolph-Chebyshev window is the "
+        "FFT of a Chebyshev polynomial sampled at irrational points, not affordable correctly rounded.  "
+        "scipy.signal.windows.chebwin computes it inexactly (float64, not correctly rounded)")
+
+
+def dpss(M, NW, Kmax=None, sym=True, norm=None, return_ratios=False, *, xp=None, device=None,
+         dtype=_np.float64, out=None):
+    _output(M, sym, dtype, out, "dpss", xp, device)
+    raise NotImplementedError(
+        "crtrig.windows.dpss() is not provided and will not be: Slepian sequences are eigenvectors of a "
+        "tridiagonal matrix, not affordable correctly rounded.  scipy.signal.windows.dpss computes them "
+        "inexactly (float64, not correctly rounded)")
+
+
+_COSINE_WHY = ("A cosine sum with exact coefficients; crtrig does not compute it yet (planned: the C "
+               "core's table pass, rounding test and exact fallback, as for `hann`).")
+_not_done_doc(general_cosine, "Generalized cosine-sum window", _COSINE_WHY,
+              "a : sequence\n        The coefficients (scipy's signature; not used yet).\n    ",
+              example="8, [0.5, 0.5]")
+_not_done_doc(nuttall, "Nuttall's minimum 4-term Blackman-Harris window", _COSINE_WHY)
+_not_done_doc(blackmanharris, "The minimum 4-term Blackman-Harris window", _COSINE_WHY)
+_not_done_doc(flattop, "The flat top window", _COSINE_WHY)
+_not_done_doc(cosine, "The cosine (half-sine) window",
+              "sin(pi (n + 1/2)/M) correctly rounded is not wired up yet.")
+_not_done_doc(bohman, "The Bohman window",
+              "(1 - abs(x)) cos(pi x) + sin(pi abs(x))/pi needs an exact 1/pi term: not done yet.")
+_not_done_doc(barthann, "The modified Bartlett-Hann window",
+              "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
+_not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
+_not_done_doc(gaussian, "The Gaussian window", "It needs a correctly rounded exp: not done yet.",
+              "std : float\n        The standard deviation (scipy's signature).\n    ", example="8, 2.0")
+_not_done_doc(general_gaussian, "The generalized Gaussian window",
+              "It needs a correctly rounded exp: not done yet.",
+              "p, sig : float\n        Shape and standard deviation (scipy's signature).\n    ",
+              example="8, 1.5, 2.0")
+_not_done_doc(exponential, "The exponential (Poisson) window",
+              "It needs a correctly rounded exp: not done yet.",
+              "center, tau : optional\n        As in scipy (a symmetric window takes no center: "
+              "ValueError, as in scipy).\n    ", extra_raises=", or `center` is given with sym=True")
+_not_done_doc(kaiser, "The Kaiser window",
+              "I0(beta sqrt(1 - t^2))/I0(beta) correctly rounded needs new exp and I0 pieces in the C "
+              "core: not done yet.", "beta : float\n        The shape parameter (scipy's signature).\n    ",
+              example="8, 8.6")
+_not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
+              "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
+              example="8, 8.6", extra_raises=", or sym=False or an odd M (ValueError, as in scipy)")
+_not_done_doc(taylor, "The Taylor window", "Not done yet.",
+              "nbar, sll, norm : optional\n        As in scipy.\n    ")
+chebwin.__doc__ = _NOT_DONE_DOC.format(
+    title="The Dolph-Chebyshev window", name="chebwin",
+    why="Not provided, permanently: an FFT of a Chebyshev polynomial is not affordable correctly rounded.",
+    params="at : float\n        The attenuation in dB (scipy's signature).\n    ", example="8, 100",
+    extra_raises="").replace("crtrig.windows.chebwin() is not implemented: ...",
+                             "crtrig.windows.chebwin() is not provided and will not be: ...")
+dpss.__doc__ = _NOT_DONE_DOC.format(
+    title="The discrete prolate spheroidal (Slepian) window", name="dpss",
+    why="Not provided, permanently: eigenvectors of a tridiagonal matrix are not affordable correctly "
+        "rounded.",
+    params="NW, Kmax, norm, return_ratios : optional\n        As in scipy.\n    ", example="8, 3",
+    extra_raises="").replace("crtrig.windows.dpss() is not implemented: ...",
+                             "crtrig.windows.dpss() is not provided and will not be: ...")
+
+
+# scipy 1.17's get_window table (scipy.signal.windows._windows._WIN_FUNC_DATA): names ->
+# (function, parameters: True = required, False = none, "OPTIONAL"); plus "hanning" (crtrig's
+# earlier alias of "hann", kept).
+_WIN_FUNC_DATA = {
+    ("barthann", "brthan", "bth"): (barthann, False),
+    ("bartlett", "bart", "brt"): (bartlett, False),
+    ("blackman", "black", "blk"): (blackman, False),
+    ("blackmanharris", "blackharr", "bkh"): (blackmanharris, False),
+    ("bohman", "bman", "bmn"): (bohman, False),
+    ("boxcar", "box", "ones", "rect", "rectangular"): (boxcar, False),
+    ("chebwin", "cheb"): (chebwin, True),
+    ("cosine", "halfcosine"): (cosine, False),
+    ("dpss",): (dpss, True),
+    ("exponential", "poisson"): (exponential, "OPTIONAL"),
+    ("flattop", "flat", "flt"): (flattop, False),
+    ("gaussian", "gauss", "gss"): (gaussian, True),
+    ("general cosine", "general_cosine"): (general_cosine, True),
+    ("general gaussian", "general_gaussian", "general gauss", "general_gauss", "ggs"): (general_gaussian, True),
+    ("general hamming", "general_hamming"): (general_hamming, True),
+    ("hamming", "hamm", "ham"): (hamming, False),
+    ("hann", "han", "hanning"): (hann, False),
+    ("kaiser", "ksr"): (kaiser, True),
+    ("kaiser bessel derived", "kaiser_bessel_derived", "kbd"): (kaiser_bessel_derived, True),
+    ("lanczos", "sinc"): (lanczos, False),
+    ("nuttall", "nutl", "nut"): (nuttall, False),
+    ("parzen", "parz", "par"): (parzen, False),
+    ("taylor", "taylorwin"): (taylor, "OPTIONAL"),
+    ("triangle", "triang", "tri"): (triang, False),
+    ("tukey", "tuk"): (tukey, "OPTIONAL"),
+}
+_WIN_FUNCS = {name: entry for names, entry in _WIN_FUNC_DATA.items() for name in names}
+
+
+def _shown(value):
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}... ({len(text)} characters)"
+
+
+def get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=_np.float64):
+    """Return a window of length `Nx` by name; scipy.signal.get_window's interface,
+    with correctly rounded values.
+
+    Parameters
+    ----------
+    window : str, tuple or float
+        A name of scipy 1.17's table (every name and alias: "hann", "han",
+        "triangle", "box", "ksr", ...; crtrig also keeps "hanning"), or a tuple
+        (name, parameters...) such as ``("general_hamming", 0.54)`` or
+        ``("tukey", 0.25)``; a name may end in "_periodic" or "_symmetric", which
+        overrides `fftbins`.  A float (or anything ``float()`` accepts that is not
+        a str or tuple) is Kaiser's beta, as in scipy.  Windows that crtrig does
+        not compute raise NotImplementedError (see the README's table).
     Nx : int
-        The number of points, a positive integer (scipy refuses 0 too).
+        The number of points, a positive integer.
     fftbins : bool, default True
-        True: the periodic window (scipy's default here, for FFTs), False: symmetric.
+        True: the periodic window (for FFTs), False: symmetric.
+    xp, device : optional
+        scipy's array-namespace keywords: None or numpy, and None or "cpu"
+        (general_cosine takes neither, as in scipy).
     dtype : dtype, default float64
         As in `hann`.
 
@@ -405,10 +880,15 @@ def get_window(window, Nx, fftbins=True, *, dtype=_np.float64):
     Raises
     ------
     ValueError
-        An unsupported name, a tuple with the wrong number of parameters, or
-        `Nx` of 0; and what `general_hamming` raises for a bad alpha.
+        As scipy raises it: `Nx` is not a positive integer (0, negative, a
+        float, a str), `fftbins` is not a bool, `window` is not a str, tuple or
+        float, an unknown name, parameters given to a window that takes none or
+        missing where required; and what the window function raises.
+    NotImplementedError
+        A window crtrig does not compute (yet, or ever: chebwin, dpss).
     TypeError
-        `fftbins` is not a bool, or `Nx` or `dtype` is wrong as in `hann`.
+        `Nx` is a bool or not an integer, `xp` is not numpy, or `dtype` is
+        wrong as in `hann`.
 
     Examples
     --------
@@ -417,34 +897,53 @@ def get_window(window, Nx, fftbins=True, *, dtype=_np.float64):
     [0.  0.5 1.  0.5]
     >>> print(windows.get_window(("general_hamming", 0.3), 4))
     [-0.4  0.3  1.   0.3]
-    >>> print(windows.get_window("hann_symmetric", 5))
-    [0.  0.5 1.  0.5 0. ]
-    >>> windows.get_window("kaiser", 8)
+    >>> print(windows.get_window("triangle_symmetric", 5))
+    [0.33333333 0.66666667 1.         0.66666667 0.33333333]
+    >>> windows.get_window("hann", 4.0)
     Traceback (most recent call last):
-    ValueError: get_window(): unknown window 'kaiser'.  Supported: ...
+    ValueError: Parameter Nx=4.0 is not a positive integer (get_window(): Nx must be ...
     """
+    if isinstance(Nx, (bool, _np.bool_)):
+        raise TypeError(f"get_window(): Nx must be {_M_KINDS}; got {type(Nx).__name__}")
+    if isinstance(Nx, (float, _np.floating, str)) or not hasattr(type(Nx), "__index__"):
+        if isinstance(Nx, (float, _np.floating, str)):
+            raise ValueError(f"Parameter Nx={_shown(Nx)} is not a positive integer (get_window(): Nx must be "
+                             f"{_M_KINDS})")
+        raise TypeError(f"get_window(): Nx must be {_M_KINDS}; got {type(Nx).__name__}")
+    Nx = _length(Nx, "get_window", "Nx") if _operator.index(Nx) >= 0 else _operator.index(Nx)
+    if Nx <= 0:
+        raise ValueError(f"Parameter Nx={_windows.shown_int(Nx)} is not a positive integer")
     if not isinstance(fftbins, (bool, _np.bool_)):
-        raise TypeError(f"get_window(): fftbins must be a bool; got {fftbins!r}")
+        raise ValueError(f"Parameter fftbins={_shown(fftbins)} is not of type bool!")
+    _namespace(xp, device, "get_window")
+    if not isinstance(window, (str, tuple)):
+        try:  # scipy: anything float() accepts is Kaiser's beta
+            beta = float(window)
+        except Exception as exc:
+            raise ValueError(f"Parameter window={_shown(window)} must be a tuple, a string or a float!") from exc
+        return kaiser(Nx, beta, not fftbins, xp=xp, device=device, dtype=dtype)
+    if isinstance(window, tuple) and (not window or not isinstance(window[0], str)):
+        raise ValueError(f"First tuple entry of parameter window={_shown(window)} is not a str!")
     sym = not fftbins
-    if isinstance(window, str):
-        name, args = window, ()
-    elif isinstance(window, tuple) and window and isinstance(window[0], str):
-        name, args = window[0], window[1:]
-    else:
-        raise ValueError(f"get_window(): window must be a name or a tuple (name, parameters...); got "
-                         f"{window!r}.  Supported: {_SUPPORTED}")
-    base = name
+    name = window if isinstance(window, str) else window[0]
     if name.endswith("_symmetric"):
-        sym, base = True, name[: -len("_symmetric")]
+        sym, name = True, name[: -len("_symmetric")]
     elif name.endswith("_periodic"):
-        sym, base = False, name[: -len("_periodic")]
-    if base not in _NAMES:
-        raise ValueError(f"get_window(): unknown window {name!r}.  Supported: {_SUPPORTED}")
-    function, nargs = _NAMES[base]
-    if len(args) != nargs:
-        raise ValueError(f"get_window(): {base!r} takes {nargs} parameter{'s' if nargs != 1 else ''}; got "
-                         f"{window!r}.  Supported: {_SUPPORTED}")
-    Nx = _length(Nx, "get_window", "Nx")
-    if Nx == 0:
-        raise ValueError("get_window(): Nx must be a positive integer; got 0")
-    return function(Nx, *args, sym=sym, dtype=dtype)
+        sym, name = False, name[: -len("_periodic")]
+    if name not in _WIN_FUNCS:
+        raise ValueError(f"Invalid window name {_shown(name)} in parameter window={_shown(window)}!")
+    function, has_args = _WIN_FUNCS[name]
+    args = window[1:] if isinstance(window, tuple) else ()
+    if args and has_args is False:
+        raise ValueError(f"{_shown(name)} does not allow parameters, but window={_shown(window)}!")
+    if not args and has_args is True:
+        raise ValueError(f"{_shown(name)} must have parameters, but window={_shown(window)}!")
+    if function is dpss:
+        if len(args) != 1:
+            raise ValueError(f"Window {name} must have one parameter but window={_shown(window)}")
+        return dpss(Nx, args[0], Kmax=None, sym=sym, xp=xp, device=device, dtype=dtype)
+    if function is general_cosine:
+        if not (xp is None and device is None):
+            raise ValueError("'general_cosine' does not accept the parameters xp and device not being None!")
+        return general_cosine(Nx, *args, sym=sym, dtype=dtype)
+    return function(Nx, *args, sym=sym, xp=xp, device=device, dtype=dtype)
