@@ -153,10 +153,13 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
-    const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
+    /* sinpi, cospi: no first pass; every element through crtrig_trig_value. */
+    const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE &&
+                               !CRTRIG_TRIG_FUNC_IS_PI(func);
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
-    if (task->use_table && (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
+    if (task->use_table && !CRTRIG_TRIG_FUNC_IS_PI(func) &&
+        (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
         const uint16_t *table = table16(target, func, dtype);
         if (table) {
             lookup16(table, dtype, task, in, in_stride, out, out_stride, count);
@@ -182,7 +185,8 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else {  /* test hook: every element through the stages from first_stage */
+        } else {  /* sinpi, cospi, or the test hook: every element through the
+                   * stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
         }
@@ -362,7 +366,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     trig_call_state call;
     crtrig_fpenv env;
     int participants = 1, rc;
-    if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
+    if (!target || (unsigned)func > CRTRIG_TRIG_FUNC_LAST || (unsigned)dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     call.target = target;
     call.opt = opt;
@@ -376,7 +380,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.saw_infinity = 0;
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
-    if (checked && count > 0)
+    if (checked && count > 0 && !CRTRIG_TRIG_FUNC_IS_PI(func))  /* sinpi, cospi: no pass */
         call.target = checked_target(target, func, dtype);
     if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
         participants = crtrig_threads_claim(count, BLOCK);

@@ -680,7 +680,7 @@ cdef enum:
     DTYPE_FLOAT64 = 3
 
 ctypedef struct TrigLoop:
-    int func            # crtrig_trig_func: 0 sin, 1 cos
+    int func            # crtrig_trig_func: 0 sin, 1 cos, 2 sinpi, 3 cospi
     int dtype           # crtrig_dtype of input and output
     int record_gil      # test hook (only the probe ufunc sets it)
     int gil_was_held    # written by the loop when record_gil is set
@@ -696,7 +696,7 @@ cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *da
     if rc != CRTRIG_OK:
         with gil:
             _set_loop_error(rc)
-    elif crtrig_selfcheck_failed(4 * loop.func + loop.dtype):  # one atomic load; 0 unless a target failed
+    elif loop.func <= 1 and crtrig_selfcheck_failed(4 * loop.func + loop.dtype):  # one atomic load; 0 unless a target failed (sinpi, cospi: no SIMD pass)
         with gil:
             _warn_selfcheck_loop(4 * loop.func + loop.dtype)
 
@@ -712,8 +712,8 @@ cdef void _set_loop_error(int rc) noexcept:
 # e, f, d, so numpy's type resolution picks the smallest safe one, as np.sin does:
 # Python floats, lists, int32 and int64 go to float64, int16 to float32, int8,
 # uint8 and bool to float16.
-cdef TrigLoop loops[3][4]        # [sin, cos, probe sin][float16, float32, float64, bfloat16]
-cdef void *loop_data[3][3]
+cdef TrigLoop loops[5][4]        # [sin, cos, probe sin, sinpi, cospi][float16, float32, float64, bfloat16]
+cdef void *loop_data[5][3]
 cdef PyUFuncGenericFunction loop_funcs[3]
 cdef char loop_types[6]
 cdef int bfloat16_types[2]
@@ -781,6 +781,47 @@ _COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", lower="np.co
     ">>> crtrig.cos(np.complex128(1))\n"
     "Traceback (most recent call last):\n"
     "TypeError: crtrig.cos accepts float16, bfloat16 (ml_dtypes), float32 and float64 (...); got complex128\n")).encode()
+_TRIGPI_DOC = ("{Name} of pi times x, element-wise, correctly rounded (IEEE 754-2019 {Op}).\n\n"
+               "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
+               "the exact {lower}(pi x) rounded once to nearest-even into the input's type, for\n"
+               "every input: x mod 2 is taken exactly, so {name}(1e6) is exactly {big}, where\n"
+               "np.{lower}(np.pi * x) is not.  Special values as IEEE 754-2019 9.2.1: {special}.\n"
+               "Python floats, lists of floats and int32/int64 arrays are computed in float64\n"
+               "(int16 in float32, int8, uint8 and bool in float16), as for crtrig.sin.\n"
+               "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n\n"
+               "Parameters\n----------\n"
+               "x : array_like\n"
+               "    Half-turns (x = 1 is pi radians): float16, bfloat16, float32 or float64.\n"
+               "out : ndarray, None, or tuple of ndarray and None, optional\n"
+               "    Where to put the result, as for any ufunc; any overlap with `x` gives\n"
+               "    what a copy of `x` would.\n"
+               "where : array_like, optional\n"
+               "    Compute only where True, as for any ufunc.\n"
+               "**kwargs\n"
+               "    The other ufunc keywords (`dtype`, `signature`, `casting`, `order`).\n\n"
+               "Returns\n-------\n"
+               "y : ndarray or scalar\n"
+               "    The correctly rounded {lower}(pi x) of each element, in the input's type.\n\n"
+               "Raises\n------\n"
+               "TypeError\n"
+               "    `x` has a type with no loop (complex, longdouble, object, strings).\n"
+               "FloatingPointError\n"
+               "    An input is +-inf under ``np.errstate(invalid='raise')`` (else numpy's\n"
+               "    RuntimeWarning).  Finite inputs raise nothing.\n"
+               "MemoryError\n"
+               "    The multi-precision workspace cannot be allocated.\n\n"
+               "Examples\n--------\n"
+               "{examples}")
+_SINPI_DOC = _TRIGPI_DOC.format(Name="Sine", Op="sinPi", name="sinpi", lower="sin", big="0",
+                                special="sinpi(+n) = +0, sinpi(-n) = -0 for integers n", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.sinpi(np.array([0.5, 1.0, -2.0, 1e6, 1 / 6])))\n"
+    "[ 1.   0.  -0.   0.   0.5]\n")).encode()
+_COSPI_DOC = _TRIGPI_DOC.format(Name="Cosine", Op="cosPi", name="cospi", lower="cos", big="1",
+                                special="cospi(n + 1/2) = +0 for integers n", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.cospi(np.array([0.5, -1.5, 1.0, 1e6])))\n"
+    "[ 0.  0. -1.  1.]\n")).encode()
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
@@ -812,7 +853,7 @@ def _register_bfloat16_loops(bfloat16):
     cdef int number = bfloat16.num
     bfloat16_types[0] = number
     bfloat16_types[1] = number
-    for which, ufunc in enumerate((sin, cos, _gil_probe_sin)):
+    for which, ufunc in enumerate((sin, cos, _gil_probe_sin, sinpi, cospi)):
         if PyUFunc_RegisterLoopForType(ufunc, number, <PyUFuncGenericFunction>trig_loop,
                                        bfloat16_types, &loops[which][3]) < 0:
             raise RuntimeError("crtrig: numpy refused the bfloat16 loops")
@@ -837,6 +878,8 @@ loop_types[5] = cnp.NPY_DOUBLE
 sin = _make_trig_ufunc(0, 0, b"crtrig_sin", _SIN_DOC)
 cos = _make_trig_ufunc(1, 1, b"crtrig_cos", _COS_DOC)
 _gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that records PyGILState_Check().")
+sinpi = _make_trig_ufunc(3, 2, b"crtrig_sinpi", _SINPI_DOC)
+cospi = _make_trig_ufunc(4, 3, b"crtrig_cospi", _COSPI_DOC)
 
 
 def gil_probe_result():
@@ -853,8 +896,8 @@ MULTI_MAX_START_BITS = 1 << 14
 
 
 def _check_trig_hook(int func, int dtype_code, int first_stage, int multi_start_bits):
-    if func not in (0, 1):
-        raise ValueError(f"func must be 0 (sin) or 1 (cos), not {func}")
+    if func not in (0, 1, 2, 3):
+        raise ValueError(f"func must be 0 (sin), 1 (cos), 2 (sinpi) or 3 (cospi), not {func}")
     if not 0 <= dtype_code <= 3:
         raise ValueError(f"dtype_code must be 0 (float16), 1 (bfloat16), 2 (float32) or "
                          f"3 (float64), not {dtype_code}")
