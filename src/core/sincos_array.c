@@ -41,6 +41,7 @@
 #include "threads.h"
 #include "selfcheck.h"
 #include "sincos_table16.h"
+#include "trigpi.h"
 
 enum { BLOCK = 256 };
 
@@ -185,8 +186,10 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else {  /* sinpi, cospi, or the test hook: every element through the
-                   * stages from first_stage */
+        } else if (CRTRIG_TRIG_FUNC_IS_PI(func) && task->first_stage == CRTRIG_STAGE_DOUBLE) {
+            /* sinpi, cospi: their block pass, the same for every target (trigpi.c) */
+            any_undecided = crtrig_trigpi_pass(func, dtype, block_in, block_out, n, undecided);
+        } else {  /* test hook: every element through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
         }

@@ -60,6 +60,7 @@
 /* This file is compiled once for all targets: plain products (Dekker), no fma(). */
 #define CRTRIG_KERNEL_FMA 0
 #include "sincos64_core.h"
+#include "sincos32_core.h"
 
 enum { PI_MULTI_DEFAULT_BITS = 128, PI_MULTI_MAX_BITS = 1 << 14 };
 /* The workspace (shared with sin/cos when they allocated it first, which is
@@ -387,4 +388,138 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
 done:
     *result = negate ? -v : v;
     return CRTRIG_OK;
+}
+
+
+/* ------------------------------------------------------------------------ */
+/* The block pass (float32 and float64): the array kernel's first pass for sinpi
+ * and cospi, branch-free per lane so that lanes overlap (and vectorize where the
+ * compiler can), compiled once for every target like the rest of this file.  It
+ * writes every output and marks with undecided[i] = 1 the lanes it leaves to
+ * crtrig_trigpi_value (all stages): inf, NaN, zeros, integers and half-integers
+ * (the special values), tiny and huge |x|, results near a rounding boundary, and
+ * (float32) results below the smallest normal.  A lane it decides holds the
+ * correctly rounded value, the same as crtrig_trigpi_value's.  Lanes it leaves
+ * compute on a clamped |x|, so that nothing raises a flag but inexact. */
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define TRIGPI_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define TRIGPI_VECTORIZE
+#endif
+
+/* float64 lane: the ordinary lanes are 2^-60 <= ax < 2^51 (bits 0x3c30... to
+ * 0x4320...), where stage_first64's derivation holds as written (it needs ax >= 2^-60
+ * and ax < 2^52); exact cases (w a multiple of 64: y = 0 and j = 0 mod 64) are
+ * left.  For ordinary lanes this is stage_first64 operation by operation, on
+ * ax itself (clamping changes no ordinary ax), so the result is its result. */
+#define TP64_LOW_BITS 0x3c30000000000000u   /* 2^-60 */
+#define TP64_HIGH_BITS 0x4320000000000000u  /* 2^51 */
+
+KD_INLINE uint64_t tp64_lane(int use_cos, uint64_t b, unsigned char *flag)
+{
+    uint64_t a = b & SC64_ABS_MASK, differ, j, special;
+    uint64_t ac = a < TP64_LOW_BITS ? TP64_LOW_BITS : a;
+    double ax, q, w, kd, y, bound, v;
+    kdd_t r, R;
+    ac = ac > TP64_HIGH_BITS - 1u ? TP64_HIGH_BITS - 1u : ac;
+    ax = sc64_from_bits(ac);
+    q = (ax * 0.5 + SHIFTER) - SHIFTER;
+    w = 128.0 * (ax - 2.0 * q);
+    kd = (w + SHIFTER) - SHIFTER;
+    y = w - kd;
+    j = ((uint64_t)(int64_t)kd + (use_cos ? 64u : 0u)) & 255u;
+    r = sc64_turns_to_radians(y, 0.0);
+    R = sc64_eval(j, r.hi, r.lo, &bound);
+    bound = bound + 0x1p-102 * fabs(r.hi);
+    v = sc64_round(R, bound, &differ);
+    special = (uint64_t)(a - TP64_LOW_BITS >= TP64_HIGH_BITS - TP64_LOW_BITS) |
+              (uint64_t)(y == 0.0 && (j & 63u) == 0);
+    *flag = (unsigned char)(differ | special);
+    return sc64_to_bits(v) ^ (use_cos ? 0u : (b & ~(uint64_t)SC64_ABS_MASK));
+}
+
+/* float32 lane.  Ordinary: 0 < |x| < 2^23 as float32 bits (above, x is an integer),
+ * and for cospi |x| >= 2^-29 (below, cospi rounds to 1: crtrig_trigpi_value).  X =
+ * |x| as a double (exact); nd = RNint(X) (shifter, X < 2^23), t = X - nd: exact,
+ * |t| <= 1/2 (X has 24 significant bits); sinpi(X) = (-1)^nd sin(pi t) and cospi(X)
+ * = (-1)^nd cos(pi t) = (-1)^nd sin(pi s), s = 1/2 - |t|: exact, since t is a
+ * multiple of ulp(X) >= 2^-52 for X >= 2^-29, so s is a multiple of 2^-52 in [0, 1/2].
+ * sc32_eval(t or s) errs by <= 620.9u |f| - 3.15u (its reduction row: here the
+ * argument is exact) relative (sincos32_core.h: the polynomial's bound holds for
+ * |t| <= 1/2).  For |t| < 2^-13 (below its "ordinary" range) only underflow could
+ * add error: z = RN(t^2) >= 2^-298 is normal; z2, z4 may underflow (z4 < 2^-1022
+ * when |t| < 2^-127.75), adding at most 2^-1075 (coefficient <= 0.1) to q >= 2.8,
+ * below 2^-1077 relative; y = RN(t q) >= 2^-147.3 is normal.  So the rounding test
+ * sc32_undecided(y, 29) decides exactly as for sin, where the float32 result is
+ * normal: lanes with |y| < 2^-126 (|x| < 2^-127.65, sinpi) are left.  Exact
+ * cases (t = 0 for sinpi, s = 0 for cospi) are left too. */
+#define TP32_HIGH_BITS 0x4b000000u  /* 2^23 */
+#define TP32_COS_LOW_BITS 0x31000000u  /* 2^-29 */
+
+KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, unsigned char *flag)
+{
+    const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u;
+    uint32_t a = b & 0x7fffffffu, ac, special, small, out;
+    float xf;
+    double X, nd, t, arg, y;
+    uint64_t sign;
+    ac = a < low ? low : a;
+    ac = ac > TP32_HIGH_BITS - 1u ? TP32_HIGH_BITS - 1u : ac;
+    memcpy(&xf, &ac, sizeof xf);
+    X = (double)xf;
+    nd = (X + SHIFTER) - SHIFTER;
+    t = X - nd;
+    arg = use_cos ? 0.5 - fabs(t) : t;
+    sign = (sc64_to_bits(nd + SHIFTER) & 1u) << 63;
+    y = sc32_eval(arg, sign);
+    special = (uint32_t)(a - low >= TP32_HIGH_BITS - low) | (uint32_t)(arg == 0.0);
+    small = (uint32_t)(fabs(y) < 0x1p-126);
+    *flag = (unsigned char)(special | small | sc32_undecided(y, 29));
+    xf = (float)y;
+    memcpy(&out, &xf, sizeof out);
+    return out ^ (use_cos ? 0u : (b & 0x80000000u));
+}
+
+TRIGPI_VECTORIZE static void tp64_block(int use_cos, const char *in, char *out, size_t n,
+                                        unsigned char *undecided)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t b, o;
+        memcpy(&b, in + 8 * i, sizeof b);
+        o = tp64_lane(use_cos, b, &undecided[i]);
+        memcpy(out + 8 * i, &o, sizeof o);
+    }
+}
+
+TRIGPI_VECTORIZE static void tp32_block(int use_cos, const char *in, char *out, size_t n,
+                                        unsigned char *undecided)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t b, o;
+        memcpy(&b, in + 4 * i, sizeof b);
+        o = tp32_lane(use_cos, b, &undecided[i]);
+        memcpy(out + 4 * i, &o, sizeof o);
+    }
+}
+
+int crtrig_trigpi_pass(crtrig_trig_func func, crtrig_dtype dtype, const char *in, char *out,
+                       size_t n, unsigned char *undecided)
+{
+    const int use_cos = func == CRTRIG_COSPI;
+    size_t i;
+    unsigned any = 0;
+    if (dtype == CRTRIG_FLOAT64)
+        tp64_block(use_cos, in, out, n, undecided);
+    else if (dtype == CRTRIG_FLOAT32)
+        tp32_block(use_cos, in, out, n, undecided);
+    else {
+        memset(undecided, 1, n);
+        return n > 0;
+    }
+    for (i = 0; i < n; i++)
+        any |= undecided[i];
+    return any != 0;
 }
