@@ -59,12 +59,17 @@ struct crtrig_window_coef;
  * window pass of float format d is pass CRTRIG_SELFCHECK_WINDOW + d. */
 enum {
     CRTRIG_SELFCHECK_WINDOW = 8,
-    CRTRIG_SELFCHECK_PASSES = 12,
+    CRTRIG_SELFCHECK_TRIGPI = 12,         /* sinpi f32, f64, cospi f32, f64: 12 .. 15 */
+    CRTRIG_SELFCHECK_PASSES = 16,
     CRTRIG_SELFCHECK_MAX_INPUTS = 512,    /* inputs (window phases) per pass, at most */
     CRTRIG_SELFCHECK_MAX_RANGE = 64,      /* phases per stored window range, at most */
     CRTRIG_SELFCHECK_TABLE_ENTRIES = 80   /* table entries of a stored range, at most */
 };
-#define CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) (4 * (int)(func) + (int)(dtype))
+/* sinpi/cospi (func 2, 3) have passes for float32 and float64 only: pass
+ * CRTRIG_SELFCHECK_TRIGPI + 2 (func - 2) + (dtype - 2); -1 for their 16-bit formats. */
+#define CRTRIG_SELFCHECK_TRIG_PASS(func, dtype)                                                  \
+    ((int)(func) < 2 ? 4 * (int)(func) + (int)(dtype)                                         \
+     : (int)(dtype) < 2 ? -1 : CRTRIG_SELFCHECK_TRIGPI + 2 * ((int)(func) - 2) + (int)(dtype) - 2)
 
 /* A stored window input: the folded phases r0 .. r0 + count - 1 (<= D/2) of the
  * window kind (a crtrig_window_kind, or CRTRIG_GENERAL_HAMMING with alpha =

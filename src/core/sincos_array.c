@@ -186,10 +186,14 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else if (CRTRIG_TRIG_FUNC_IS_PI(func) && task->first_stage == CRTRIG_STAGE_DOUBLE) {
-            /* sinpi, cospi: their block pass, the same for every target (trigpi.c) */
-            any_undecided = crtrig_trigpi_pass(func, dtype, block_in, block_out, n, undecided);
-        } else {  /* test hook: every element through the stages from first_stage */
+        } else if (CRTRIG_TRIG_FUNC_IS_PI(func) && task->first_stage == CRTRIG_STAGE_DOUBLE &&
+                   target->trigpi_pass[dtype]) {
+            /* sinpi, cospi (float32, float64): the target's first pass (trigpi_pass.h) */
+            any_undecided = target->trigpi_pass[dtype]((int)func, block_in, block_out, n, undecided);
+            if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
+                crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
+        } else {  /* sinpi/cospi of float16 and bfloat16, or the test hook: every element
+                   * through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
         }
@@ -302,7 +306,8 @@ int crtrig_selfcheck_run_trig(crtrig_trig_func func, crtrig_dtype dtype, int pub
 {
     const crtrig_target *active = crtrig_active_target(), *t;
     crtrig_fpenv env;
-    if ((unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
+    if ((unsigned)func > CRTRIG_TRIG_FUNC_LAST || (unsigned)dtype > CRTRIG_FLOAT64 ||
+        CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) < 0)
         return -1;
     crtrig_fpenv_enter(&env);
     if (publish)
@@ -383,8 +388,8 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.saw_infinity = 0;
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
-    if (checked && count > 0 && !CRTRIG_TRIG_FUNC_IS_PI(func))  /* sinpi, cospi: no pass */
-        call.target = checked_target(target, func, dtype);
+    if (checked && count > 0 && CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) >= 0)
+        call.target = checked_target(target, func, dtype);  /* sinpi/cospi 16-bit: no pass */
     if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
         participants = crtrig_threads_claim(count, BLOCK);
     rc = crtrig_threads_run(participants, count, BLOCK, trig_share, &call);

@@ -13,11 +13,4 @@
 int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                         crtrig_trig_task *task, double *result);
 
-/* The first pass of the array kernel for sinpi/cospi over n contiguous elements
- * (in and out not overlapping): float32 and float64 blocks, one code for every
- * SIMD target (trigpi.c).  Writes every out[i]; undecided[i] = 1 where the value
- * is not final (float16 and bfloat16: every element).  Returns whether any is. */
-int crtrig_trigpi_pass(crtrig_trig_func func, crtrig_dtype dtype, const char *in, char *out,
-                       size_t n, unsigned char *undecided);
-
 #endif

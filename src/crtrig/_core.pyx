@@ -257,13 +257,17 @@ STAGES = ("double", "double-double", "multi-precision")
 #: Names of the self-checked passes, by pass number: (function, float format).
 SELFCHECK_PASSES = tuple([(func, fmt) for func in ("sin", "cos")
                           for fmt in ("float16", "bfloat16", "float32", "float64")]
-                         + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")])
+                         + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")]
+                         + [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")])
+#: (func code, dtype code) of each sin/cos/sinpi/cospi pass (None for the windows').
+_TRIG_PASS_CODES = tuple([(f, d) for f in (0, 1) for d in range(4)] + [None] * 4
+                         + [(f, d) for f in (2, 3) for d in (2, 3)])
 #: The window pass of each window dtype code (integer outputs are casts of float32's).
 cdef int _WINDOW_FORMAT[12]
 _WINDOW_FORMAT[:] = [0, 1, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2]
 #: Per pass: the RuntimeWarning has been raised (read and written with the GIL held).
-cdef int _selfcheck_warned[12]
-_selfcheck_warned[:] = [0] * 12
+cdef int _selfcheck_warned[16]
+_selfcheck_warned[:] = [0] * 16
 _SELFCHECK_STATUS = {CRTRIG_SELFCHECK_NOT_RUN: "not run", CRTRIG_SELFCHECK_DONE: "checked",
                      CRTRIG_SELFCHECK_REFERENCE: "reference", CRTRIG_SELFCHECK_UNAVAILABLE: "unavailable"}
 _WINDOW_NAMES = {0: "hann", 1: "hamming", 2: "blackman", CRTRIG_GENERAL_HAMMING: "general_hamming"}
@@ -311,7 +315,7 @@ def selfcheck_inputs(int pass_):
     cdef const crtrig_selfcheck_window_input *ranges
     if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
         raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
-    if pass_ < CRTRIG_SELFCHECK_WINDOW:
+    if _TRIG_PASS_CODES[pass_] is not None:
         data = crtrig_selfcheck_trig_inputs(pass_, &count, &clean)
         dtype = {"float16": np.uint16, "bfloat16": np.uint16, "float32": np.uint32,
                  "float64": np.uint64}[SELFCHECK_PASSES[pass_][1]]
@@ -347,7 +351,7 @@ def selfcheck_report():
             tried = {"target": names[t], "passed": r.mismatches == 0, "mismatches": r.mismatches}
             if r.mismatches:
                 tried.update(index=r.index, got=r.got, want=r.want)
-                if p < CRTRIG_SELFCHECK_WINDOW:
+                if _TRIG_PASS_CODES[p] is not None:
                     tried.update(input=r.input, value=_value_of_bits(r.input, fmt))
                 else:
                     window, alpha, D = selfcheck_inputs(p)[r.window_range][:3]
@@ -440,8 +444,8 @@ def selfcheck_run_all():
     raise the warnings of the passes that failed; returns selfcheck_report()."""
     cdef int p
     for p in range(CRTRIG_SELFCHECK_PASSES):
-        if p < CRTRIG_SELFCHECK_WINDOW:
-            crtrig_selfcheck_run_trig(p // 4, p % 4, 1)
+        if _TRIG_PASS_CODES[p] is not None:
+            crtrig_selfcheck_run_trig(_TRIG_PASS_CODES[p][0], _TRIG_PASS_CODES[p][1], 1)
         else:
             crtrig_selfcheck_run_window(p - CRTRIG_SELFCHECK_WINDOW, 1)
     for p in range(CRTRIG_SELFCHECK_PASSES):
@@ -452,12 +456,14 @@ def selfcheck_run_all():
 def _selfcheck_rerun(int pass_):
     """Test hook (the cost measurement): run the check of a pass again, in full,
     published nowhere and not counted; returns the name of the target it picks."""
-    cdef int t
+    cdef int t, func = -1, dtype = -1
     if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
         raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
+    if _TRIG_PASS_CODES[pass_] is not None:
+        func, dtype = _TRIG_PASS_CODES[pass_]
     with nogil:
-        if pass_ < CRTRIG_SELFCHECK_WINDOW:
-            t = crtrig_selfcheck_run_trig(pass_ // 4, pass_ % 4, 0)
+        if func >= 0:
+            t = crtrig_selfcheck_run_trig(func, dtype, 0)
         else:
             t = crtrig_selfcheck_run_window(pass_ - CRTRIG_SELFCHECK_WINDOW, 0)
     if t < 0:
@@ -683,6 +689,7 @@ ctypedef struct TrigLoop:
     int func            # crtrig_trig_func: 0 sin, 1 cos, 2 sinpi, 3 cospi
     int dtype           # crtrig_dtype of input and output
     int record_gil      # test hook (only the probe ufunc sets it)
+    int selfcheck_pass  # the self-check pass of (func, dtype), -1 if none (sinpi/cospi 16-bit)
     int gil_was_held    # written by the loop when record_gil is set
 
 
@@ -696,9 +703,9 @@ cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *da
     if rc != CRTRIG_OK:
         with gil:
             _set_loop_error(rc)
-    elif loop.func <= 1 and crtrig_selfcheck_failed(4 * loop.func + loop.dtype):  # one atomic load; 0 unless a target failed (sinpi, cospi: no SIMD pass)
+    elif loop.selfcheck_pass >= 0 and crtrig_selfcheck_failed(loop.selfcheck_pass):  # one atomic load; 0 unless a target failed
         with gil:
-            _warn_selfcheck_loop(4 * loop.func + loop.dtype)
+            _warn_selfcheck_loop(loop.selfcheck_pass)
 
 
 cdef void _set_loop_error(int rc) noexcept:
@@ -833,6 +840,8 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
         loops[which][i].func = func
         loops[which][i].dtype = dtype
         loops[which][i].record_gil = which == 2
+        loops[which][i].selfcheck_pass = (4 * func + dtype if func < 2 else
+                                          -1 if dtype < 2 else 12 + 2 * (func - 2) + dtype - 2)
         loops[which][i].gil_was_held = -1
     for i in range(3):
         loop_data[which][i] = &loops[which][i]
