@@ -8,6 +8,8 @@
  * What.  At the first use of each SIMD first pass in a process -- sin and cos
  * for each of float16, bfloat16, float32 and float64 (8 passes), and the window
  * passes for each float format (4; the integer outputs are casts of float32's)
+ * -- and sinpi and cospi for float32 and float64 (4 passes, CRTRIG_SELFCHECK_TRIGPI:
+ * trigpi_pass.h; they compare on sin's and cos's stored inputs of their format)
  * -- the entry point runs that pass's target path (the array kernel: the first
  * pass, then the per-element stages for what it leaves undecided; for the
  * windows the table builder, the pass, the stages) on the stored inputs of
