@@ -317,3 +317,50 @@ def test_pickle_names_types_and_scalars():
         with pytest.raises(TypeError, match=f"crtrig.{name} accepts float16"):
             f(np.complex128(1))
     assert float(crtrig.sinpi(np.float32(1 / 6))) == float(oracle.trigpi_value("sinpi", np.float32(1 / 6), "float32"))
+
+
+# ---------------------------------------------------------------------------
+# crtrig.reference.trigpi_bits (the exact pure-Python reference) and `crtrig verify`
+# ---------------------------------------------------------------------------
+
+def test_reference_trigpi_bits_matches_mpfr():
+    """The reference that `crtrig verify` escalates to, against the MPFR oracle."""
+    from crtrig import reference
+    cases = [("float16", all_patterns(np.float16)[::97]), ("bfloat16", all_patterns(ml_dtypes.bfloat16)[::89]),
+             ("float32", float32_sample()[::41]), ("float64", float64_sample()[::23])]
+    for func in FUNCS:
+        for fmt, x in cases:
+            expected = oracle.trigpi_memoized(func, x)
+            u = BITS[x.dtype.itemsize]
+            got = np.array([reference.trigpi_bits(func, v, fmt) for v in as64(x).tolist()], dtype=np.uint64)
+            ok = np.isnan(as64(expected)) | (got == expected.view(u).astype(np.uint64))
+            assert ok.all(), (func, fmt, x[~ok][:3])
+    assert reference.trigpi_bits("cospi", -1.5, "float64") == 0  # +0
+    assert reference.trigpi_bits("sinpi", -4.0, "float16") == 0x8000  # -0
+    with pytest.raises(ValueError):
+        reference.trigpi_bits("tanpi", 1.0, "float32")
+
+
+def _verify_oracle_reason():
+    try:
+        from crtrig import _verify
+    except ImportError:
+        return "crtrig._verify is not built"
+    return _verify.oracle_unavailable_reason()
+
+
+@pytest.mark.skipif(_verify_oracle_reason() is not None, reason="no long double oracle here")
+@pytest.mark.parametrize("func", FUNCS)
+def test_verify_command_passes_and_can_fail(func, capsys):
+    from cli_helpers import cli
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--sample", "30000", "--jobs", "1",
+                           "--target", "all")
+    assert status == 0, out + err
+    assert "exact reduction x mod 2, then" in out
+    for name in TARGET_IDS:
+        assert f"{func} float32 target {name}: 30000 inputs, 0 wrong" in out
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--sample", "1000", "--jobs", "1",
+                           "--corrupt-for-test", "0x3e800000")  # 0.25
+    assert status == 1 and "wrong: 1" in out, out + err
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float16", "--jobs", "1")
+    assert status == 0 and f"{func} float16 target" in out and "0 wrong" in out, out + err
