@@ -10,6 +10,8 @@ PROGRAM: str
 PEERS: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
 TRIG_FUNCTIONS: tuple[str, ...]
+PI_FUNCTIONS: tuple[str, ...]
+PI_PEERS: tuple[str, ...]
 OPS: tuple[str, ...]
 DTYPES: tuple[str, ...]
 DEFAULT_SIZES: tuple[int, ...]
