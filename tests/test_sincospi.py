@@ -364,3 +364,12 @@ def test_verify_command_passes_and_can_fail(func, capsys):
     assert status == 1 and "wrong: 1" in out, out + err
     status, out, err = cli(capsys, "verify", func, "--dtype", "float16", "--jobs", "1")
     assert status == 0 and f"{func} float16 target" in out and "0 wrong" in out, out + err
+
+
+def test_dask_arrays():
+    da = pytest.importorskip("dask.array")
+    x = np.random.default_rng(11).uniform(-10, 10, 10000)
+    for f in UFUNCS.values():
+        lazy = f(da.from_array(x, chunks=1000))
+        assert isinstance(lazy, da.Array)
+        assert same_bits(lazy.compute(), f(x)).size == 0
