@@ -1430,7 +1430,7 @@ def trigpi_bits(func: str, x, fmt) -> int:
     correctly rounded into ``fmt``, with IEEE 754-2019 9.2.1's special values.
 
     The reduction is exact in rationals: x = n/2 + t + (an even integer) with
-    n the integer nearest to 2x and |t| <= 1/4; then sin(pi t) or cos(pi t)
+    n the integer nearest to 2x and ``abs(t) <= 1/4``; then sin(pi t) or cos(pi t)
     from the same fixed-point kernels as :func:`trig_bits`, with pi t enclosed
     by Machin's pi.  Special values: sinpi(+-n) = +-0 (the sign of x) for
     integers n, cospi(n + 1/2) = +0, cospi(n) = (-1)^n, sinpi(n + 1/2) = +-1;
