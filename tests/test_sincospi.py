@@ -290,18 +290,19 @@ def test_rounding_mode_ftz_daz_do_not_matter():
             assert after["flags"] == {"invalid"}
 
 
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("func", FUNCS)
-def test_overlap_in_place_and_shifted(func):
+def test_overlap_in_place_and_shifted(func, dtype):
     f = UFUNCS[func]
-    x = np.random.default_rng(3).uniform(-8, 8, 3000)
+    x = np.random.default_rng(3).uniform(-8, 8, 3000).astype(dtype)
     expected = f(x.copy())
     y = x.copy()
     f(y, out=y)
     assert same_bits(y, expected).size == 0
-    buf = np.concatenate([x, np.zeros(5)])
+    buf = np.concatenate([x, np.zeros(5, dtype)])
     f(buf[:3000], out=buf[5:3005])  # the output leads the input: numpy copies
     assert same_bits(buf[5:3005], expected).size == 0
-    buf = np.concatenate([np.zeros(5), x])
+    buf = np.concatenate([np.zeros(5, dtype), x])
     f(buf[5:], out=buf[:3000])  # the output lags the input
     assert same_bits(buf[:3000], expected).size == 0
     assert same_bits(f(x[::-3]), expected[::-3]).size == 0
@@ -373,3 +374,23 @@ def test_dask_arrays():
         lazy = f(da.from_array(x, chunks=1000))
         assert isinstance(lazy, da.Array)
         assert same_bits(lazy.compute(), f(x)).size == 0
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
+def test_nan_results_are_quiet_and_flags_are_clean(target):
+    """NaN inputs (quiet and signalling, any payload) give quiet NaNs and raise
+    nothing; +-inf gives the quiet NaN and "invalid"; finite inputs raise nothing
+    (the flags after one call of the C core's entry point)."""
+    nan64 = np.array([0x7FF8000000000000, 0xFFF8000000000000, 0x7FF0000000000001, 0xFFF4000000000000],
+                     dtype=np.uint64).view(np.float64)
+    nan32 = np.array([0x7FC00000, 0xFF800001, 0x7F800001, 0x7FA00000], dtype=np.uint32).view(np.float32)
+    for func in FUNCS:
+        for x, quiet in ((nan64, np.uint64(1 << 51)), (nan32, np.uint32(1 << 22))):
+            got, _, after = _core.trig_under_fpenv(target, CODE[func], x, "nearest")
+            assert np.isnan(got).all() and np.all(got.view(quiet.dtype) & quiet) and after["flags"] == set()
+            got, _, after = _core.trig_under_fpenv(target, CODE[func], np.array([1, np.inf, -np.inf], x.dtype),
+                                                   "nearest")
+            assert after["flags"] == {"invalid"} and np.isnan(got[1:]).all()
+        finite = np.ascontiguousarray(float64_sample()[np.isfinite(float64_sample())][::3])
+        _, _, after = _core.trig_under_fpenv(target, CODE[func], finite, "nearest")
+        assert after["flags"] == set()
