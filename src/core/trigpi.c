@@ -1,7 +1,8 @@
 /* sinpi(x) = sin(pi x) and cospi(x) = cos(pi x), correctly rounded into float64,
  * float32, bfloat16 or float16 (IEEE 754-2019 9.2 sinPi, cosPi; C23 sinpi, cospi).
- * One element at a time; the same code (compiled once, without FMA) serves every
- * SIMD target, so the results cannot depend on the target.
+ * One element at a time (the per-element stages: the scalar path, the reference of
+ * the SIMD first pass in trigpi_pass.h); compiled once, without FMA, for every
+ * SIMD target.
  *
  * Special values (IEEE 754-2019 9.2.1), decided from the reduction, bit for bit:
  *   sinpi(+-0) = +-0; sinpi(+n) = +0, sinpi(-n) = -0 for integers n;
