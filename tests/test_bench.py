@@ -28,6 +28,7 @@ from report_tables import markdown_tables
 TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2", "--min-sample-ms", "1"]
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
 WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS))  # 20 at two sizes
+PI_ROWS = len(bench.TRIGPI_FUNCTIONS) * len(bench.TRIGPI_DTYPES) * len(bench.TRIGPI_INPUT_SETS)  # 8
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
 SMALL_ROWS = len(bench.SMALL_CALLS)  # 9
 NUMBER = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
@@ -49,6 +50,10 @@ def run_bench(capsys, tmp_path, *extra, status=0):
     assert main(["bench", *TINY, "--json", str(path), *extra]) == status
     captured = capsys.readouterr()
     return captured.out, captured.err, json.loads(path.read_text(encoding="utf-8"))
+
+
+def pi_section(text):
+    return next(rows for title, rows in tables(text).items() if title.startswith("sinpi and cospi"))
 
 
 def by_section(text):
@@ -136,15 +141,22 @@ def test_report_format_and_json(tmp_path):
         + [(k, "float64", f"{n:,}") for k in bench.SCIPY_WINDOW_KINDS]]
     assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
                                                      for n in (10, 300)]
+    pi = pi_section(out)
+    assert [(r["function"], r["dtype"], r["input"]) for r in pi] == [
+        (f, d, i) for d in bench.TRIGPI_DTYPES for i in bench.TRIGPI_INPUT_SETS for f in bench.TRIGPI_FUNCTIONS]
+    for row in pi:  # crtrig.sin/cos of the same array, one thread, next to sinpi/cospi
+        assert RATIO_CELL.match(row[f"{bench.CRTRIG_SIN_COLUMN} (speedup)"]), row
+    assert "np.sin(np.pi * x)" in out and "crtrig.sinpi(x)" in out
     small = next(rows for title, rows in tables(out).items() if title.startswith("Small calls"))
     assert [(r["x"], r["dtype"], r["N"]) for r in small] == [(k, d, f"{n:,}") for k, d, n in bench.SMALL_CALLS]
     for row in small:
         assert TIME_CELL.match(row["crtrig ns/call"]) and RATIO_CELL.match(row["numpy (speedup)"])
         assert row["check"] == f"{int(row['N'].replace(',', ''))} ok"
-    assert len(data["rows"]) == TRIG_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS \
-        == len(trig) + len(windows) + len(store) + len(small)
+    assert len(data["rows"]) == TRIG_ROWS + PI_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS == (
+        len(trig) + len(pi) + len(windows) + len(store) + len(small))
 
-    for table_row, json_row in zip(trig + windows + store, data["rows"]):
+
+    for table_row, json_row in zip(trig + pi + windows + store, data["rows"]):
         assert table_row["rounds"] == "2" == str(json_row["rounds"])
         if threads:  # crtrig's all-threads column, once crtrig has a thread pool
             cell = table_row[f"crtrig {threads} threads (× 1 thread)"]
@@ -167,7 +179,8 @@ def test_report_format_and_json(tmp_path):
         for name in loaded:
             title = f"{name} (speedup)"
             if title not in table_row:
-                assert name == "scipy" and json_row["section"] == "sin/cos"  # no sin/cos of its own
+                assert (name == "scipy" and json_row["section"] == "sin/cos"  # no sin/cos of its own
+                        or name in ("scipy", "onnxruntime") and json_row["section"] == "sinpi/cospi")
                 continue
             cell = table_row[title]
             if name in json_row["unavailable"]:
@@ -192,7 +205,7 @@ def test_report_format_and_json(tmp_path):
     checked = sum(row["checked"] for row in data["rows"])
     assert f"check: all {checked:,} checked crtrig outputs equal crtrig.reference (exact)" in out
     progress = [line for line in err.splitlines() if line.startswith("[")]
-    total = TRIG_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS
+    total = TRIG_ROWS + PI_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS
     assert len(progress) == total and progress[-1].startswith(f"[{total}/{total}] ")
     assert data["command"] == lines[0][2:] and data["quick"] is True
     assert data["platform"]["simd_targets"] == list(crtrig.simd_targets())
@@ -487,7 +500,7 @@ def test_plot_legends_cover_no_bar(capsys, tmp_path, monkeypatch):
     bench.plot(data, str(tmp_path / "long.png"))
     (fig,) = saved
     legends, bars = legends_and_bars(fig)
-    assert len(legends) == 3 and len(bars) > len(data["rows"])
+    assert len(legends) == 4 and len(bars) > len(data["rows"])
     for legend in legends:
         for bar in bars:
             assert not legend.overlaps(bar), (legend, bar)

@@ -66,8 +66,15 @@ def test_report_format(quick_report):
     for name in peers:
         assert any(line.startswith(f"- {name} ") for line in lines), name
     found = tables(quick_report)
-    assert set(found) == {"Windows", "sin and cos"}
+    assert set(found) == {"Windows", "sin and cos", "sinpi and cospi"}
     windows, trig = found["Windows"], found["sin and cos"]
+    pi = found["sinpi and cospi"]  # the ONNX peers have no such operator
+    assert [(row["peer"], row["function"]) for row in pi] == [
+        (peer, func) for peer in ("crtrig", "numpy") for func in ("sinpi", "cospi")]
+    assert all(cell == "0 / 0 %" for row in pi if row["peer"] == "crtrig"
+               for key, cell in row.items() if key not in ("peer", "function"))
+    assert any(cell != "0 / 0 %" for row in pi if row["peer"] == "numpy"
+               for key, cell in row.items() if key not in ("peer", "function"))  # sin(pi * x) is not exact
     assert list(windows[0]) == ["peer", "window", "float16", "bfloat16", "float32", "float64"]
     assert [(row["peer"], row["window"]) for row in windows] == [
         (peer, kind + (" (0.54/0.46)" if kind == "hamming" and peer == "numpy" else ""))
@@ -89,7 +96,7 @@ def test_report_format(quick_report):
 def test_crtrig_is_correctly_rounded_everywhere(quick_report):
     found = tables(quick_report)
     rows = [row for rows in found.values() for row in rows if row["peer"] == "crtrig"]
-    assert len(rows) == 7 + 2
+    assert len(rows) == 7 + 2 + 2  # windows, sin and cos, sinpi and cospi
     for row in rows:
         for key, cell in row.items():
             if key in ("peer", "window", "function"):

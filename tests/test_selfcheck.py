@@ -45,6 +45,10 @@ PRECISION = {"float16": (11, -14), "bfloat16": (8, -126), "float32": (24, -126),
 CLEAN_RANGE = {"float16": (2.0 ** -13, 2.0 ** 24), "bfloat16": (2.0 ** -13, 2.0 ** 24),
                "float32": (2.0 ** -13, 2.0 ** 24), "float64": (2.0 ** -27, 2.0 ** 17)}
 TRIG_PASSES = [(func, fmt) for func in ("sin", "cos") for fmt in FORMATS]
+#: sinpi and cospi: float32 and float64 passes (their 16-bit formats have none).
+PI_PASSES = [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")]
+NPASSES = len(TRIG_PASSES) + len(FORMATS) + len(PI_PASSES)
+FUNC_CODES = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3}
 
 
 def lower_target(target):
@@ -86,7 +90,7 @@ PRELUDE = textwrap.dedent("""
     from crtrig import _core
     DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
               "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
-    FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos}
+    FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos, "sinpi": crtrig.sinpi, "cospi": crtrig.cospi}
     def stored(func, fmt):
         bits, clean = _core.selfcheck_inputs(_core.selfcheck_pass(func, fmt))
         return bits.view(DTYPES[fmt])
@@ -120,9 +124,11 @@ def from_hex(text, fmt):
 # ---------------------------------------------------------------------------
 
 def test_the_passes_and_their_bounded_inputs():
-    """12 passes; each check compares at most 512 stored inputs (the cost bound),
-    and a few hundred in fact."""
-    assert _core.SELFCHECK_PASSES == tuple(TRIG_PASSES + [("window", fmt) for fmt in FORMATS])
+    """16 passes; each check compares at most 512 stored inputs (the cost bound),
+    and a few hundred in fact.  sinpi and cospi use the inputs of sin and cos."""
+    assert _core.SELFCHECK_PASSES == tuple(TRIG_PASSES + [("window", fmt) for fmt in FORMATS] + PI_PASSES)
+    for func, fmt in PI_PASSES:
+        assert np.array_equal(inputs_of(func, fmt)[0].view(UINTS[fmt]), inputs_of(func[:3], fmt)[0].view(UINTS[fmt]))
     for p, (func, fmt) in enumerate(_core.SELFCHECK_PASSES):
         count = _core._selfcheck_input_count(p)
         assert 200 <= count <= 512, (func, fmt, count)
@@ -241,7 +247,7 @@ def test_the_check_runs_once_per_pass_at_its_first_use():
     calls (any size, strides, out=, threads) do not, nor do calls that name a target;
     show_config() runs the ones left, once each."""
     result = run_child("""
-        runs = lambda: [_core._selfcheck_runs(p) for p in range(12)]
+        runs = lambda: [_core._selfcheck_runs(p) for p in range(16)]
         at_import = runs()
         x = np.linspace(-10, 10, 70000).astype(np.float32)
         _core.trig_with_target(0, 0, x)          # a named target: unchecked
@@ -257,19 +263,19 @@ def test_the_check_runs_once_per_pass_at_its_first_use():
         print(json.dumps({"at_import": at_import, "named": named, "used": used, "all": runs(),
                           "status": [e["status"] for e in _core.selfcheck_report()]}))
     """)
-    assert result["at_import"] == [0] * 12 and result["named"] == [0] * 12
+    assert result["at_import"] == [0] * NPASSES and result["named"] == [0] * NPASSES
     sin32, win32 = _core.selfcheck_pass("sin", "float32"), _core.selfcheck_pass("window", "float32")
-    assert result["used"] == [1 if p in (sin32, win32) else 0 for p in range(12)]
-    assert result["all"] == [1] * 12 and result["status"] == ["checked"] * 12
+    assert result["used"] == [1 if p in (sin32, win32) else 0 for p in range(NPASSES)]
+    assert result["all"] == [1] * NPASSES and result["status"] == ["checked"] * NPASSES
 
 
 def test_the_baseline_is_the_reference_and_never_checked():
     result = run_child("""
         crtrig.sin(np.float32([1, 2])); crtrig.hann_window(8); crtrig.show_config(file=open("/dev/null", "w"))
-        print(json.dumps({"runs": [_core._selfcheck_runs(p) for p in range(12)],
+        print(json.dumps({"runs": [_core._selfcheck_runs(p) for p in range(16)],
                           "report": _core.selfcheck_report(), "rerun": _core._selfcheck_rerun(3)}))
     """, target="baseline")
-    assert result["runs"] == [0] * 12 and result["rerun"] == "baseline"
+    assert result["runs"] == [0] * NPASSES and result["rerun"] == "baseline"
     assert all(e["status"] == "reference" and e["target"] == "baseline" and not e["tried"]
                for e in result["report"])
 
@@ -283,13 +289,13 @@ def test_every_pass_of_every_simd_target_here_passes(target):
             warnings.simplefilter("always")
             report = _core.selfcheck_run_all()
         print(json.dumps({"report": report, "warnings": selfcheck_warnings(caught),
-                          "reruns": [_core._selfcheck_rerun(p) for p in range(12)]}))
+                          "reruns": [_core._selfcheck_rerun(p) for p in range(16)]}))
     """, target=NAMES[target])
     assert result["warnings"] == []
     for entry in result["report"]:
         assert entry["status"] == "checked" and entry["active"] == entry["target"] == NAMES[target]
         assert entry["tried"] == [{"target": NAMES[target], "passed": True, "mismatches": 0}]
-    assert result["reruns"] == [NAMES[target]] * 12
+    assert result["reruns"] == [NAMES[target]] * NPASSES
 
 
 # ---------------------------------------------------------------------------
@@ -297,7 +303,7 @@ def test_every_pass_of_every_simd_target_here_passes(target):
 # ---------------------------------------------------------------------------
 
 BROKEN_TRIG = [("sin", "float32", 7), ("cos", "float64", 3), ("sin", "float16", 11), ("cos", "bfloat16", 300),
-               ("sin", "float64", 200)]
+               ("sin", "float64", 200), ("sinpi", "float32", 8), ("cospi", "float64", 5)]
 
 
 @pytest.mark.parametrize("target", SIMD, ids=[NAMES[i] for i in SIMD])
@@ -318,7 +324,7 @@ def test_a_broken_sin_cos_kernel_is_replaced_by_the_next_target_down(func, fmt, 
             with np.errstate(invalid="ignore"):
                 first = FUNCS["{func}"](x)
                 again = FUNCS["{func}"](np.tile(x, 300))[:len(x)]   # a large call, on the pool
-                named = _core.trig_with_target({target}, ("sin", "cos").index("{func}"), x)
+                named = _core.trig_with_target({target}, {FUNC_CODES[func]}, x)
             config = []
             crtrig.show_config(file=type("F", (), {{"write": lambda self, s: config.append(s)}})())
         print(json.dumps({{"first": hexbytes(first), "again": hexbytes(again), "named": hexbytes(named),
@@ -326,7 +332,7 @@ def test_a_broken_sin_cos_kernel_is_replaced_by_the_next_target_down(func, fmt, 
                           "config": "".join(config), "runs": _core._selfcheck_runs(p)}}))
     """, target=NAMES[target])
     x, _ = inputs_of(func, fmt)
-    want = oracle.trig(func, x)
+    want = oracle.trig(func, x) if func in ("sin", "cos") else oracle.trigpi(func, x)
     assert same_bits(from_hex(result["first"], fmt), want)
     assert same_bits(from_hex(result["again"], fmt), want)
     named = from_hex(result["named"], fmt)
@@ -510,11 +516,11 @@ def test_many_threads_at_the_first_use_of_a_broken_pass():
 
 
 def test_the_fault_hook_refuses_what_it_cannot_do():
-    for args in [(0, 2, 0), (3, 2, 0), (1, 12, 0), (1, -1, 0), (1, 2, 316), (1, 2, 10_000)]:
+    for args in [(0, 2, 0), (3, 2, 0), (1, 16, 0), (1, -1, 0), (1, 2, 316), (1, 2, 10_000)]:
         with pytest.raises(ValueError):
             _core._selfcheck_fault(*args)
     _core._selfcheck_fault(1, 2, -1)  # repairs (nothing armed)
-    assert _core._selfcheck_runs(12) == -1 and _core._selfcheck_input_count(12) == 0
+    assert _core._selfcheck_runs(16) == -1 and _core._selfcheck_input_count(16) == 0
 
 
 # ---------------------------------------------------------------------------

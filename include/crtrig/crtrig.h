@@ -163,7 +163,20 @@ int crtrig_window_spec_range(const crtrig_window_spec *spec, int64_t size, int p
  * it (practically never), once per call and thread taking part; CRTRIG_ENOMEM
  * if that fails (other elements may have been written: the ones before it
  * on one thread, any on several).  Returns CRTRIG_OK or an error code. */
-typedef enum crtrig_trig_func { CRTRIG_SIN = 0, CRTRIG_COS = 1 } crtrig_trig_func;
+/* CRTRIG_SINPI, CRTRIG_COSPI: sin(pi x) and cos(pi x) (IEEE 754-2019 sinPi,
+ * cosPi), with the same contract; their special values are IEEE 754-2019
+ * 9.2.1's: sinpi(+n) = +0, sinpi(-n) = -0 for integers n, cospi(n + 1/2) = +0,
+ * +-inf gives NaN and FE_INVALID (src/core/trigpi.c). */
+typedef enum crtrig_trig_func {
+    CRTRIG_SIN = 0,
+    CRTRIG_COS = 1,
+    CRTRIG_SINPI = 2,
+    CRTRIG_COSPI = 3
+} crtrig_trig_func;
+#define CRTRIG_TRIG_FUNC_LAST CRTRIG_COSPI
+/* Whether func is one of the functions without a SIMD first pass (no self-check,
+ * no result tables): every element through its per-element stages. */
+#define CRTRIG_TRIG_FUNC_IS_PI(func) ((func) == CRTRIG_SINPI || (func) == CRTRIG_COSPI)
 
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);

@@ -57,6 +57,9 @@ typedef struct crtrig_target {
     crtrig_sincos64_value_fn sincos64_value;
     crtrig_window_value_fn window_value;
     crtrig_window64_value_fn window64_value;
+    /* sinpi/cospi first passes (trigpi_pass.h), float32 and float64 only (NULL for
+     * float16 and bfloat16, which go through the per-element stages). */
+    crtrig_sincos_pass_fn trigpi_pass[4];
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -89,7 +92,9 @@ const crtrig_target *crtrig_target_entry(int i);
     void crtrig_sincos_pass_value_##suffix(int, double, double *, double *);                     \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
     int crtrig_window_pass_value_##suffix(const struct crtrig_window_coef *, int, double, double, double, double, double *, double *); \
-    int crtrig_window64_pass_value_##suffix(const struct crtrig_window_coef *, const double *, double *, double *, double *);
+    int crtrig_window64_pass_value_##suffix(const struct crtrig_window_coef *, const double *, double *, double *, double *); \
+    int crtrig_trigpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_trigpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)
 CRTRIG_DECLARE_PASSES(avx512)

@@ -118,15 +118,30 @@ static const size_t TRIG_COUNTS[8] = {
 };
 enum { WINDOW_RANGES = sizeof SELFCHECK_WINDOWS / sizeof SELFCHECK_WINDOWS[0] };
 
+/* The stored inputs' slot of a sin/cos/sinpi/cospi pass, or -1.  sinpi and cospi
+ * (passes CRTRIG_SELFCHECK_TRIGPI ..) reuse the inputs of sin and cos of their
+ * format: ordinary inputs of every magnitude (through the pass's reduction, table and
+ * rounding test), hard ones for sin and cos, and huge (integers: the exact path),
+ * tiny, subnormal, zero, infinite and NaN inputs. */
+static int trig_slot(int pass)
+{
+    if (pass >= 0 && pass < CRTRIG_SELFCHECK_WINDOW)
+        return pass;
+    if (pass >= CRTRIG_SELFCHECK_TRIGPI && pass < CRTRIG_SELFCHECK_PASSES)
+        return 4 * ((pass - CRTRIG_SELFCHECK_TRIGPI) / 2) + 2 + (pass - CRTRIG_SELFCHECK_TRIGPI) % 2;
+    return -1;
+}
+
 const void *crtrig_selfcheck_trig_inputs(int pass, size_t *count, size_t *clean)
 {
-    if (pass < 0 || pass >= CRTRIG_SELFCHECK_WINDOW) {
+    int slot = trig_slot(pass);
+    if (slot < 0) {
         *count = *clean = 0;
         return NULL;
     }
-    *count = TRIG_COUNTS[pass];
-    *clean = TRIG_CLEAN[pass];
-    return TRIG_INPUTS[pass];
+    *count = TRIG_COUNTS[slot];
+    *clean = TRIG_CLEAN[slot];
+    return TRIG_INPUTS[slot];
 }
 
 const crtrig_selfcheck_window_input *crtrig_selfcheck_window_inputs(size_t *ranges)
@@ -147,7 +162,7 @@ size_t crtrig_selfcheck_input_count(int pass)
 {
     if (pass < 0 || pass >= CRTRIG_SELFCHECK_PASSES)
         return 0;
-    return pass < CRTRIG_SELFCHECK_WINDOW ? TRIG_COUNTS[pass] : window_phases();
+    return trig_slot(pass) >= 0 ? TRIG_COUNTS[trig_slot(pass)] : window_phases();
 }
 
 /* Element i (width bytes) of an array of bits, as an integer. */
@@ -318,7 +333,7 @@ static void window_phase(size_t j, int *range, uint64_t *phase)
 
 static size_t pass_width(int pass)
 {
-    int dtype = pass % 4;
+    int dtype = trig_slot(pass) >= 0 ? trig_slot(pass) % 4 : pass % 4;
     return dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
 }
 
@@ -364,8 +379,9 @@ int crtrig_selfcheck_report_get(int pass, crtrig_selfcheck_report *report)
         r->got = load_relaxed(&got_bits[pass][t]);
         r->want = load_relaxed(&want_bits[pass][t]);
 #endif
-        if (pass < CRTRIG_SELFCHECK_WINDOW)
-            r->input = element_bits((const char *)TRIG_INPUTS[pass], pass_width(pass), (size_t)r->index);
+        if (trig_slot(pass) >= 0)
+            r->input = element_bits((const char *)TRIG_INPUTS[trig_slot(pass)], pass_width(pass),
+                                    (size_t)r->index);
         else
             window_phase((size_t)r->index, &r->window_range, &r->phase);
     }
@@ -433,7 +449,7 @@ void crtrig_selfcheck_fault_trig(const crtrig_target *target, crtrig_trig_func f
     if (!fault_of(target, &pass, &index) || pass != CRTRIG_SELFCHECK_TRIG_PASS(func, dtype))
         return;
     width = pass_width(pass);
-    bad = element_bits((const char *)TRIG_INPUTS[pass], width, (size_t)index);
+    bad = element_bits((const char *)TRIG_INPUTS[trig_slot(pass)], width, (size_t)index);
     for (i = 0; i < count; i++)
         if (element_bits(in, width, i) == bad) {
             flip_lowest_bit(out + width * i, width);

@@ -16,6 +16,7 @@
 #include "sincos64_pass.h"
 #include "window64_pass.h"
 #include "sinpi_table_pass.h"
+#include "trigpi_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -15,3 +15,4 @@
 #include "sincos64_pass.h"
 #include "window64_pass.h"
 #include "sinpi_table_pass.h"
+#include "trigpi_pass.h"

@@ -71,6 +71,7 @@
 #include "reduce_small.h"
 #include "sincos.h"
 #include "sincospi.h"
+#include "trigpi.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 14 };
 /* The workspace serves every precision the loop can reach: F <= MULTI_MAX_BITS
@@ -283,6 +284,8 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
     uint64_t bits;
     double ax;
     int negate_result;
+    if (CRTRIG_TRIG_FUNC_IS_PI(func))  /* sinpi, cospi: their own stages */
+        return crtrig_trigpi_value(func, x, fmt, first_stage, task, result);
     memcpy(&bits, &x, sizeof bits);
     if (((bits >> 52) & 0x7ffu) == 0x7ffu) {  /* inf or NaN: from the bits */
         if (bits << 12) {                       /* NaN: quiet it, raise nothing */
@@ -394,7 +397,7 @@ double crtrig_trig_load(crtrig_dtype dtype, const char *p)
  * no finite |x| above the largest float32; isgreater is quiet for NaN). */
 static int trig_hook_args_ok(crtrig_trig_func func, crtrig_dtype dtype, const crtrig_eval_options *opt)
 {
-    return (unsigned)func <= CRTRIG_COS && (unsigned)dtype <= CRTRIG_FLOAT64 &&
+    return (unsigned)func <= CRTRIG_TRIG_FUNC_LAST && (unsigned)dtype <= CRTRIG_FLOAT64 &&
            (!opt || ((unsigned)opt->first_stage <= CRTRIG_STAGE_MULTI &&
                      opt->multi_start_bits >= 0 && opt->multi_start_bits <= MULTI_MAX_BITS));
 }

@@ -41,6 +41,7 @@
 #include "threads.h"
 #include "selfcheck.h"
 #include "sincos_table16.h"
+#include "trigpi.h"
 
 enum { BLOCK = 256, SMALL_CALL = 1 };
 
@@ -153,10 +154,13 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
-    const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE;
+    /* sinpi, cospi: no first pass; every element through crtrig_trig_value. */
+    const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE &&
+                               !CRTRIG_TRIG_FUNC_IS_PI(func);
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
-    if (task->use_table && (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
+    if (task->use_table && !CRTRIG_TRIG_FUNC_IS_PI(func) &&
+        (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
         const uint16_t *table = table16(target, func, dtype);
         if (table) {
             lookup16(table, dtype, task, in, in_stride, out, out_stride, count);
@@ -182,7 +186,14 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = first_pass((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else {  /* test hook: every element through the stages from first_stage */
+        } else if (CRTRIG_TRIG_FUNC_IS_PI(func) && task->first_stage == CRTRIG_STAGE_DOUBLE &&
+                   target->trigpi_pass[dtype]) {
+            /* sinpi, cospi (float32, float64): the target's first pass (trigpi_pass.h) */
+            any_undecided = target->trigpi_pass[dtype]((int)func, block_in, block_out, n, undecided);
+            if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
+                crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
+        } else {  /* sinpi/cospi of float16 and bfloat16, or the test hook: every element
+                   * through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
         }
@@ -295,7 +306,8 @@ int crtrig_selfcheck_run_trig(crtrig_trig_func func, crtrig_dtype dtype, int pub
 {
     const crtrig_target *active = crtrig_active_target(), *t;
     crtrig_fpenv env;
-    if ((unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
+    if ((unsigned)func > CRTRIG_TRIG_FUNC_LAST || (unsigned)dtype > CRTRIG_FLOAT64 ||
+        CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) < 0)
         return -1;
     crtrig_fpenv_enter(&env);
     if (publish)
@@ -402,7 +414,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     trig_call_state call;
     crtrig_fpenv env;
     int participants = 1, rc;
-    if (!target || (unsigned)func > CRTRIG_COS || (unsigned)dtype > CRTRIG_FLOAT64)
+    if (!target || (unsigned)func > CRTRIG_TRIG_FUNC_LAST || (unsigned)dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
     call.target = target;
     call.opt = opt;
@@ -416,13 +428,14 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.saw_infinity = 0;
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
-    if (checked && !counts && count <= SMALL_CALL && dtype == CRTRIG_FLOAT32) {
+    if (checked && !counts && count <= SMALL_CALL && dtype == CRTRIG_FLOAT32 &&
+        (func == CRTRIG_SIN || func == CRTRIG_COS)) {
         rc = small_call(&call, count);
         crtrig_fpenv_leave(&env, call.saw_infinity);
         return rc;
     }
-    if (checked && count > 0)
-        call.target = checked_target(target, func, dtype);
+    if (checked && count > 0 && CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) >= 0)
+        call.target = checked_target(target, func, dtype);  /* sinpi/cospi 16-bit: no pass */
     if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
         participants = crtrig_threads_claim(count, BLOCK);
     rc = participants > 1 ? crtrig_threads_run(participants, count, BLOCK, trig_share, &call)

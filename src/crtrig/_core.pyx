@@ -257,13 +257,17 @@ STAGES = ("double", "double-double", "multi-precision")
 #: Names of the self-checked passes, by pass number: (function, float format).
 SELFCHECK_PASSES = tuple([(func, fmt) for func in ("sin", "cos")
                           for fmt in ("float16", "bfloat16", "float32", "float64")]
-                         + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")])
+                         + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")]
+                         + [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")])
+#: (func code, dtype code) of each sin/cos/sinpi/cospi pass (None for the windows').
+_TRIG_PASS_CODES = tuple([(f, d) for f in (0, 1) for d in range(4)] + [None] * 4
+                         + [(f, d) for f in (2, 3) for d in (2, 3)])
 #: The window pass of each window dtype code (integer outputs are casts of float32's).
 cdef int _WINDOW_FORMAT[12]
 _WINDOW_FORMAT[:] = [0, 1, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2]
 #: Per pass: the RuntimeWarning has been raised (read and written with the GIL held).
-cdef int _selfcheck_warned[12]
-_selfcheck_warned[:] = [0] * 12
+cdef int _selfcheck_warned[16]
+_selfcheck_warned[:] = [0] * 16
 _SELFCHECK_STATUS = {CRTRIG_SELFCHECK_NOT_RUN: "not run", CRTRIG_SELFCHECK_DONE: "checked",
                      CRTRIG_SELFCHECK_REFERENCE: "reference", CRTRIG_SELFCHECK_UNAVAILABLE: "unavailable"}
 _WINDOW_NAMES = {0: "hann", 1: "hamming", 2: "blackman", CRTRIG_GENERAL_HAMMING: "general_hamming"}
@@ -311,7 +315,7 @@ def selfcheck_inputs(int pass_):
     cdef const crtrig_selfcheck_window_input *ranges
     if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
         raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
-    if pass_ < CRTRIG_SELFCHECK_WINDOW:
+    if _TRIG_PASS_CODES[pass_] is not None:
         data = crtrig_selfcheck_trig_inputs(pass_, &count, &clean)
         dtype = {"float16": np.uint16, "bfloat16": np.uint16, "float32": np.uint32,
                  "float64": np.uint64}[SELFCHECK_PASSES[pass_][1]]
@@ -347,7 +351,7 @@ def selfcheck_report():
             tried = {"target": names[t], "passed": r.mismatches == 0, "mismatches": r.mismatches}
             if r.mismatches:
                 tried.update(index=r.index, got=r.got, want=r.want)
-                if p < CRTRIG_SELFCHECK_WINDOW:
+                if _TRIG_PASS_CODES[p] is not None:
                     tried.update(input=r.input, value=_value_of_bits(r.input, fmt))
                 else:
                     window, alpha, D = selfcheck_inputs(p)[r.window_range][:3]
@@ -440,8 +444,8 @@ def selfcheck_run_all():
     raise the warnings of the passes that failed; returns selfcheck_report()."""
     cdef int p
     for p in range(CRTRIG_SELFCHECK_PASSES):
-        if p < CRTRIG_SELFCHECK_WINDOW:
-            crtrig_selfcheck_run_trig(p // 4, p % 4, 1)
+        if _TRIG_PASS_CODES[p] is not None:
+            crtrig_selfcheck_run_trig(_TRIG_PASS_CODES[p][0], _TRIG_PASS_CODES[p][1], 1)
         else:
             crtrig_selfcheck_run_window(p - CRTRIG_SELFCHECK_WINDOW, 1)
     for p in range(CRTRIG_SELFCHECK_PASSES):
@@ -452,12 +456,14 @@ def selfcheck_run_all():
 def _selfcheck_rerun(int pass_):
     """Test hook (the cost measurement): run the check of a pass again, in full,
     published nowhere and not counted; returns the name of the target it picks."""
-    cdef int t
+    cdef int t, func = -1, dtype = -1
     if not 0 <= pass_ < CRTRIG_SELFCHECK_PASSES:
         raise ValueError(f"pass must be 0 .. {CRTRIG_SELFCHECK_PASSES - 1}")
+    if _TRIG_PASS_CODES[pass_] is not None:
+        func, dtype = _TRIG_PASS_CODES[pass_]
     with nogil:
-        if pass_ < CRTRIG_SELFCHECK_WINDOW:
-            t = crtrig_selfcheck_run_trig(pass_ // 4, pass_ % 4, 0)
+        if func >= 0:
+            t = crtrig_selfcheck_run_trig(func, dtype, 0)
         else:
             t = crtrig_selfcheck_run_window(pass_ - CRTRIG_SELFCHECK_WINDOW, 0)
     if t < 0:
@@ -680,9 +686,10 @@ cdef enum:
     DTYPE_FLOAT64 = 3
 
 ctypedef struct TrigLoop:
-    int func            # crtrig_trig_func: 0 sin, 1 cos
+    int func            # crtrig_trig_func: 0 sin, 1 cos, 2 sinpi, 3 cospi
     int dtype           # crtrig_dtype of input and output
     int record_gil      # test hook (only the probe ufunc sets it)
+    int selfcheck_pass  # the self-check pass of (func, dtype), -1 if none (sinpi/cospi 16-bit)
     int gil_was_held    # written by the loop when record_gil is set
 
 
@@ -696,9 +703,9 @@ cdef void trig_loop(char **args, npy_intp *dimensions, npy_intp *steps, void *da
     if rc != CRTRIG_OK:
         with gil:
             _set_loop_error(rc)
-    elif crtrig_selfcheck_failed(4 * loop.func + loop.dtype):  # one atomic load; 0 unless a target failed
+    elif loop.selfcheck_pass >= 0 and crtrig_selfcheck_failed(loop.selfcheck_pass):  # one atomic load; 0 unless a target failed
         with gil:
-            _warn_selfcheck_loop(4 * loop.func + loop.dtype)
+            _warn_selfcheck_loop(loop.selfcheck_pass)
 
 
 cdef void _set_loop_error(int rc) noexcept:
@@ -712,8 +719,8 @@ cdef void _set_loop_error(int rc) noexcept:
 # e, f, d, so numpy's type resolution picks the smallest safe one, as np.sin does:
 # Python floats, lists, int32 and int64 go to float64, int16 to float32, int8,
 # uint8 and bool to float16.
-cdef TrigLoop loops[3][4]        # [sin, cos, probe sin][float16, float32, float64, bfloat16]
-cdef void *loop_data[3][3]
+cdef TrigLoop loops[5][4]        # [sin, cos, probe sin, sinpi, cospi][float16, float32, float64, bfloat16]
+cdef void *loop_data[5][3]
 cdef PyUFuncGenericFunction loop_funcs[3]
 cdef char loop_types[6]
 cdef int bfloat16_types[2]
@@ -781,6 +788,47 @@ _COS_DOC = _TRIG_DOC.format(Name="Cosine", Op="Cos", name="cosine", lower="np.co
     ">>> crtrig.cos(np.complex128(1))\n"
     "Traceback (most recent call last):\n"
     "TypeError: crtrig.cos accepts float16, bfloat16 (ml_dtypes), float32 and float64 (...); got complex128\n")).encode()
+_TRIGPI_DOC = ("{Name} of pi times x, element-wise, correctly rounded (IEEE 754-2019 {Op}).\n\n"
+               "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
+               "the exact {lower}(pi x) rounded once to nearest-even into the input's type, for\n"
+               "every input: x mod 2 is taken exactly, so {name}(1e6) is exactly {big}, where\n"
+               "np.{lower}(np.pi * x) is not.  Special values as IEEE 754-2019 9.2.1: {special}.\n"
+               "Python floats, lists of floats and int32/int64 arrays are computed in float64\n"
+               "(int16 in float32, int8, uint8 and bool in float16), as for crtrig.sin.\n"
+               "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n\n"
+               "Parameters\n----------\n"
+               "x : array_like\n"
+               "    Half-turns (x = 1 is pi radians): float16, bfloat16, float32 or float64.\n"
+               "out : ndarray, None, or tuple of ndarray and None, optional\n"
+               "    Where to put the result, as for any ufunc; any overlap with `x` gives\n"
+               "    what a copy of `x` would.\n"
+               "where : array_like, optional\n"
+               "    Compute only where True, as for any ufunc.\n"
+               "**kwargs\n"
+               "    The other ufunc keywords (`dtype`, `signature`, `casting`, `order`).\n\n"
+               "Returns\n-------\n"
+               "y : ndarray or scalar\n"
+               "    The correctly rounded {lower}(pi x) of each element, in the input's type.\n\n"
+               "Raises\n------\n"
+               "TypeError\n"
+               "    `x` has a type with no loop (complex, longdouble, object, strings).\n"
+               "FloatingPointError\n"
+               "    An input is +-inf under ``np.errstate(invalid='raise')`` (else numpy's\n"
+               "    RuntimeWarning).  Finite inputs raise nothing.\n"
+               "MemoryError\n"
+               "    The multi-precision workspace cannot be allocated.\n\n"
+               "Examples\n--------\n"
+               "{examples}")
+_SINPI_DOC = _TRIGPI_DOC.format(Name="Sine", Op="sinPi", name="sinpi", lower="sin", big="0",
+                                special="sinpi(+n) = +0, sinpi(-n) = -0 for integers n", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.sinpi(np.array([0.5, 1.0, -2.0, 1e6, 1 / 6])))\n"
+    "[ 1.   0.  -0.   0.   0.5]\n")).encode()
+_COSPI_DOC = _TRIGPI_DOC.format(Name="Cosine", Op="cosPi", name="cospi", lower="cos", big="1",
+                                special="cospi(n + 1/2) = +0 for integers n", examples=(
+    ">>> import numpy as np, crtrig\n"
+    ">>> print(crtrig.cospi(np.array([0.5, -1.5, 1.0, 1e6])))\n"
+    "[ 0.  0. -1.  1.]\n")).encode()
 
 
 cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
@@ -792,6 +840,8 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
         loops[which][i].func = func
         loops[which][i].dtype = dtype
         loops[which][i].record_gil = which == 2
+        loops[which][i].selfcheck_pass = (4 * func + dtype if func < 2 else
+                                          -1 if dtype < 2 else 12 + 2 * (func - 2) + dtype - 2)
         loops[which][i].gil_was_held = -1
     for i in range(3):
         loop_data[which][i] = &loops[which][i]
@@ -812,7 +862,7 @@ def _register_bfloat16_loops(bfloat16):
     cdef int number = bfloat16.num
     bfloat16_types[0] = number
     bfloat16_types[1] = number
-    for which, ufunc in enumerate((sin, cos, _gil_probe_sin)):
+    for which, ufunc in enumerate((sin, cos, _gil_probe_sin, sinpi, cospi)):
         if PyUFunc_RegisterLoopForType(ufunc, number, <PyUFuncGenericFunction>trig_loop,
                                        bfloat16_types, &loops[which][3]) < 0:
             raise RuntimeError("crtrig: numpy refused the bfloat16 loops")
@@ -837,6 +887,8 @@ loop_types[5] = cnp.NPY_DOUBLE
 sin = _make_trig_ufunc(0, 0, b"crtrig_sin", _SIN_DOC)
 cos = _make_trig_ufunc(1, 1, b"crtrig_cos", _COS_DOC)
 _gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that records PyGILState_Check().")
+sinpi = _make_trig_ufunc(3, 2, b"crtrig_sinpi", _SINPI_DOC)
+cospi = _make_trig_ufunc(4, 3, b"crtrig_cospi", _COSPI_DOC)
 
 
 def gil_probe_result():
@@ -853,8 +905,8 @@ MULTI_MAX_START_BITS = 1 << 14
 
 
 def _check_trig_hook(int func, int dtype_code, int first_stage, int multi_start_bits):
-    if func not in (0, 1):
-        raise ValueError(f"func must be 0 (sin) or 1 (cos), not {func}")
+    if func not in (0, 1, 2, 3):
+        raise ValueError(f"func must be 0 (sin), 1 (cos), 2 (sinpi) or 3 (cospi), not {func}")
     if not 0 <= dtype_code <= 3:
         raise ValueError(f"dtype_code must be 0 (float16), 1 (bfloat16), 2 (float32) or "
                          f"3 (float64), not {dtype_code}")

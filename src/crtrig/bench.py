@@ -95,6 +95,13 @@ SCIPY_WINDOW_KINDS = ("boxcar", "triang", "bartlett", "parzen", "tukey")
 TUKEY_ALPHA = "0.25"
 SCIPY_WINDOW_MAX_SIZE = 10**6
 INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
+#: sinpi and cospi: crtrig's next to crtrig.sin/cos on the same array and to the
+#: expression users write today, np.sin(np.pi * x) (torch.sin(torch.pi * x)).
+TRIGPI_FUNCTIONS = ("sinpi", "cospi")
+TRIGPI_DTYPES = ("float32", "float64")
+TRIGPI_INPUT_SETS = ("[-1, 1]", "[-1e5, 1e5]")
+#: The crtrig.sin/cos column of the sinpi/cospi rows.
+CRTRIG_SIN_COLUMN = "crtrig.sin/cos"
 
 CHECK_ELEMENTS = 256
 SEED = 2026
@@ -769,6 +776,8 @@ def contender_columns(peers: Peers, threads: Threads, section: str) -> list[str]
         return names + ["out.fill(0.5)"]
     if section == "small calls":
         return ["crtrig"] + (["numpy"] if "numpy" in peers.versions else [])
+    if section == "sinpi/cospi":
+        return names + [CRTRIG_SIN_COLUMN] + [name for name in peers.versions if name in ("numpy", "torch")]
     for name in peers.versions:
         if name == "scipy" and section == "sin/cos":
             continue  # no sin/cos of its own
@@ -818,6 +827,11 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
          ["x", "dtype", "N"],
          ["Times per call (ns), not per element; x uniform in [-π, π] (fixed values); crtrig on "
           "one thread (such calls never split)."]),
+        ("sinpi/cospi", f"### sinpi and cospi, {settings.trig_size:,} elements per call",
+         ["function", "dtype", "input"],
+         ["x: uniform in [-1, 1] or [-1e5, 1e5], in the dtype of the row. crtrig.sin/cos: "
+          "crtrig's sin (cos) of the same array, one thread; numpy, torch: sin(pi x) as users "
+          "write it (pi and the product rounded: a different, inexact value)."]),
         ("windows", "### Windows, periodic", ["window", "dtype", "N"],
          ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
           "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
@@ -936,7 +950,7 @@ def figure(data: dict):
     each panel's legend to the right of its axes (never over a bar)."""
     from matplotlib.figure import Figure
 
-    sections = [s for s in ("sin/cos", "windows", "store limit")
+    sections = [s for s in ("sin/cos", "sinpi/cospi", "windows", "store limit")
                 if any(r["section"] == s for r in data["rows"])]
     heights = [sum(1 for r in data["rows"] if r["section"] == s) for s in sections]
     fig = Figure(figsize=(12, 1.5 + 0.32 * sum(heights) + 1.2 * len(sections)), layout="constrained")
@@ -956,7 +970,7 @@ def figure(data: dict):
                     series.append(name)
         labels = []
         for r in rows:
-            if section == "sin/cos":
+            if section in ("sin/cos", "sinpi/cospi"):
                 labels.append(f"{r['function']} {r['dtype']} {r['input']}")
             elif section == "windows":
                 labels.append(f"{r['window']} {r['dtype']} N={r['N']:,}")
@@ -1024,6 +1038,38 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def trigpi_row(func, dtype, label, x, peers: Peers, threads: Threads):
+    """sinpi/cospi: crtrig's, crtrig.sin/cos of the same array, and numpy's and torch's
+    sin(pi x) as users write it (pi rounded, the product rounded: not the same values)."""
+    row = Row("sinpi/cospi", {"function": func, "dtype": dtype, "input": label}, x.size)
+    plain = func[:3]
+    contenders = _crtrig_contenders(f"crtrig.{func}(x)", lambda: {"crtrig": crtrig, "x": x}, threads)
+    before = threads.set(1)
+    contenders.append(_contender(CRTRIG_SIN_COLUMN, f"crtrig.{plain}(x)", {"crtrig": crtrig, "x": x},
+                                 before))
+    for name, module in peers.modules.items():
+        if name == "numpy":
+            contenders.append(_contender(name, f"np.{plain}(np.pi * x)", {"np": np, "x": x}))
+        elif name == "torch":
+            contenders.append(_contender(name, f"torch.{plain}(torch.pi * torch.from_numpy(x)).numpy()",
+                                         {"torch": module, "x": x}))
+
+    def check(result):
+        index = check_indices(x.size)
+        fmt = dtype
+        want = np.array([reference.trigpi_bits(func, v, fmt) for v in x[index].astype(np.float64).tolist()],
+                        dtype=_UNSIGNED[x.dtype.itemsize]).view(x.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{func}({x[index][i]!r})")
+
+    return row, contenders, check
+
+
+def trigpi_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    dt = _np_dtype(dtype)
+    return {"[-1, 1]": rng.uniform(-1.0, 1.0, size).astype(dt),
+            "[-1e5, 1e5]": rng.uniform(-1e5, 1e5, size).astype(dt)}
+
+
 def build_plan(settings: Settings, peers: Peers, threads: Threads):
     """The rows to run, each as a function making (row, contenders, check) when called."""
     plan = []
@@ -1041,6 +1087,19 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for func in TRIG_FUNCTIONS:
                 plan.append((f"{func} {dtype} {label}",
                              lambda func=func, dtype=dtype, label=label: make_trig(func, dtype, label)))
+    pi_inputs = {}
+
+    def make_trigpi(func, dtype, label):
+        if dtype not in pi_inputs:
+            pi_inputs.clear()
+            pi_inputs[dtype] = trigpi_inputs(dtype, settings.trig_size, rng)
+        return trigpi_row(func, dtype, label, pi_inputs[dtype][label], peers, threads)
+
+    for dtype in TRIGPI_DTYPES:
+        for label in TRIGPI_INPUT_SETS:
+            for func in TRIGPI_FUNCTIONS:
+                plan.append((f"{func} {dtype} {label}",
+                             lambda func=func, dtype=dtype, label=label: make_trigpi(func, dtype, label)))
     for size in settings.window_sizes:
         for dtype in WINDOW_DTYPES:
             for kind in WINDOW_KINDS:

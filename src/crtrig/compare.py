@@ -60,7 +60,11 @@ TUKEY_ALPHA = "0.25"
 WINDOW_KINDS = ONNX_WINDOW_KINDS + RATIONAL_KINDS + ("tukey",)
 SCIPY_ONLY_KINDS = RATIONAL_KINDS + ("tukey",)
 TRIG_FUNCTIONS = ("sin", "cos")
-OPS = WINDOW_KINDS + TRIG_FUNCTIONS
+#: sin(pi x), cos(pi x): crtrig's next to what numpy and torch users write, sin(pi * x).
+PI_FUNCTIONS = ("sinpi", "cospi")
+#: The peers with a sinpi/cospi row (the ONNX ones have no such operator).
+PI_PEERS = ("crtrig", "numpy", "torch")
+OPS = WINDOW_KINDS + TRIG_FUNCTIONS + PI_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 DEFAULT_SIZES = (10, 257, 1000, 4097, 100001)
@@ -206,11 +210,15 @@ def numpy_peer(threads: int = 1) -> Peer:
         return _cast_from_float64(base, dtype)
 
     def trig(func, dtype):
+        if func in PI_FUNCTIONS:  # what users write: pi and the product rounded
+            f = getattr(np, func[:3])
+            return lambda x: f(np.pi * x)
         return getattr(np, func)
 
     return Peer("numpy", np.__version__, "0.54/0.46",
                 "windows in float64 only, other dtypes by astype; periodic size M is "
-                "np.hanning(M + 1)[:-1]; bfloat16 sin/cos are ml_dtypes' loops", window, trig)
+                "np.hanning(M + 1)[:-1]; bfloat16 sin/cos are ml_dtypes' loops; sinpi is "
+                "np.sin(np.pi * x)", window, trig)
 
 
 def scipy_peer(threads: int = 1) -> Peer:
@@ -257,6 +265,9 @@ def torch_peer(threads: int = 1) -> Peer:
         return lambda n: to_numpy(f(n, periodic=periodic, dtype=dt))
 
     def trig(func, dtype):
+        if func in PI_FUNCTIONS:  # torch.sin(torch.pi * x), as users write it
+            f = getattr(torch, func[:3])
+            return lambda x: to_numpy(f(torch.pi * from_numpy(x)))
         f = getattr(torch, func)
         return lambda x: to_numpy(f(from_numpy(x)))
 
@@ -333,6 +344,8 @@ def onnxruntime_peer(threads: int = 1) -> Peer:
         return lambda n: back(s.run(None, {"size": np.array(n, dtype=np.int64)})[0], dtype)
 
     def trig(func, dtype):
+        if func in PI_FUNCTIONS:
+            raise Unsupported(f"ONNX has no {func} operator")
         via_float = dtype == "bfloat16"
         s = session(_trig_model(func, dtype, via_float))
         if via_float:
@@ -358,6 +371,8 @@ def onnx_reference_peer(threads: int = 1) -> Peer:
         return lambda n: to_ml_bfloat16(evaluator.run(None, {"size": np.array(n, dtype=np.int64)})[0])
 
     def trig(func, dtype):
+        if func in PI_FUNCTIONS:
+            raise Unsupported(f"ONNX has no {func} operator")
         evaluator = ReferenceEvaluator(_trig_model(func, dtype, via_float=False))
         return lambda x: to_ml_bfloat16(evaluator.run(None, {"x": x})[0])
 
@@ -493,6 +508,13 @@ class Oracle:
 
     @staticmethod
     def trig(func: str, x: np.ndarray) -> np.ndarray:
+        if func in PI_FUNCTIONS:
+            x = np.asarray(x)
+            fmt = reference.format_name(x.dtype)
+            width = x.dtype.itemsize
+            values = x.astype(np.float64).reshape(-1).tolist()
+            bits = [reference.trigpi_bits(func, v, fmt) for v in values]
+            return np.array(bits, dtype=_UNSIGNED[width]).view(x.dtype).reshape(x.shape)
         return reference.trig(func, x)
 
 
@@ -642,6 +664,7 @@ def report(args) -> str:
     started = time.perf_counter()
     kinds = [op for op in args.ops if op in WINDOW_KINDS]
     functions = [op for op in args.ops if op in TRIG_FUNCTIONS]
+    pi_functions = [op for op in args.ops if op in PI_FUNCTIONS]
     peers, skipped = load_peers(args.peers)
     peers = [crtrig_peer()] + peers
     oracle = Oracle()
@@ -689,6 +712,17 @@ def report(args) -> str:
                                                  for i in range(len(input_sets))])
         header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
         lines += ["", "### sin and cos", "", markdown_table(header, rows)]
+
+    if pi_functions:
+        input_sets = trig_input_sets(args.dtypes, args.samples, args.seed)
+        pi_peers = [peer for peer in peers if peer.name in PI_PEERS]
+        scores = score_trig(pi_peers, oracle, pi_functions, input_sets, notes)
+        rows = [[peer.name, func] + [scores[(peer.name, func, i)].cell() for i in range(len(input_sets))]
+                for peer in pi_peers for func in pi_functions]
+        header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
+        lines += ["", "### sinpi and cospi", "",
+                  "numpy and torch: sin(pi * x) (cos), the expression users write.", "",
+                  markdown_table(header, rows)]
 
     if notes:
         lines += ["", "n/a:"] + [f"- {note}" for note in notes]

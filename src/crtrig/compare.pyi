@@ -15,6 +15,8 @@ TUKEY_ALPHA: str
 SCIPY_ONLY_KINDS: tuple[str, ...]
 WINDOW_KINDS: tuple[str, ...]
 TRIG_FUNCTIONS: tuple[str, ...]
+PI_FUNCTIONS: tuple[str, ...]
+PI_PEERS: tuple[str, ...]
 OPS: tuple[str, ...]
 DTYPES: tuple[str, ...]
 DEFAULT_SIZES: tuple[int, ...]

@@ -75,6 +75,8 @@ from . import _dtypes, _rational
 __all__ = [
     "KINDS",
     "TRIG_FUNCTIONS",
+    "TRIGPI_FUNCTIONS",
+    "trigpi_bits",
     "COEFFICIENTS",
     "FLOAT_FORMATS",
     "INTEGER_FORMATS",
@@ -1417,6 +1419,80 @@ def trig_bits(func: str, x, fmt) -> int:
             return round_rational(1, 1, f)
         return f.sign_bit if math.copysign(1.0, value) < 0 else 0
     return _trig_bits_finite(func, value, f)
+
+
+#: The functions of :func:`trigpi_bits`.
+TRIGPI_FUNCTIONS = ("sinpi", "cospi")
+
+
+def trigpi_bits(func: str, x, fmt) -> int:
+    """Bit pattern of ``func(x)`` ("sinpi": sin(pi x), "cospi": cos(pi x))
+    correctly rounded into ``fmt``, with IEEE 754-2019 9.2.1's special values.
+
+    The reduction is exact in rationals: x = n/2 + t + (an even integer) with
+    n the integer nearest to 2x and ``abs(t) <= 1/4``; then sin(pi t) or cos(pi t)
+    from the same fixed-point kernels as :func:`trig_bits`, with pi t enclosed
+    by Machin's pi.  Special values: sinpi(+-n) = +-0 (the sign of x) for
+    integers n, cospi(n + 1/2) = +0, cospi(n) = (-1)^n, sinpi(n + 1/2) = +-1;
+    infinities and NaN give the canonical quiet NaN.
+
+    Parameters
+    ----------
+    func : str
+        "sinpi" or "cospi".
+    x : float
+        The input, any float64 value.
+    fmt : str or dtype
+        The output format: "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern.
+
+    Raises
+    ------
+    ValueError
+        An unknown `func`.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> hex(reference.trigpi_bits("sinpi", 0.25, "float32"))
+    '0x3f3504f3'
+    >>> hex(reference.trigpi_bits("sinpi", -2.0, "float32"))
+    '0x80000000'
+    """
+    if func not in TRIGPI_FUNCTIONS:
+        raise ValueError(f"unknown function {func!r}; expected one of {', '.join(TRIGPI_FUNCTIONS)}")
+    f = _float_format(fmt)
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return f.nan_bits
+    exact = Fraction(value)
+    n = round(2 * exact)
+    t = exact - Fraction(n, 2)
+    k = (n + (func == "cospi")) % 4
+    if t == 0:
+        if k & 1:
+            return round_rational(-1 if k & 2 else 1, 1, f)
+        return f.sign_bit if func == "sinpi" and math.copysign(1.0, value) < 0 else 0
+    negative = (k >= 2) != (k & 1 == 0 and t < 0)
+    magnitude = abs(t)
+    leading_zeros = max(0, -(magnitude.numerator.bit_length() - magnitude.denominator.bit_length()))
+    bits = _TRIG_INITIAL_BITS + leading_zeros
+    while True:
+        lo, hi = _angle_interval(magnitude.numerator, magnitude.denominator, bits)
+        lower, upper = _kernel_interval(k & 1 == 1, lo, hi, bits)
+        if negative:
+            lower, upper = -upper, -lower
+        scale = 1 << bits
+        low_bits = round_rational(lower, scale, f)
+        if low_bits == round_rational(upper, scale, f):
+            return low_bits
+        bits *= 2
+        if bits > _TRIG_MAX_BITS:  # pragma: no cover - would mean a bug
+            raise ArithmeticError(f"{func}({value!r}): no convergence")
 
 
 def trig(func: str, x) -> np.ndarray:

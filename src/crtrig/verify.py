@@ -107,7 +107,7 @@ from . import reference
 from ._cli_args import UNBOUNDED_MAX, shown
 
 PROGRAM = "crtrig verify"
-FUNCS = ("sin", "cos")
+FUNCS = ("sin", "cos", "sinpi", "cospi")
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_SAMPLE = 1_000_000
 #: The default sample for float64, whose every input is checked exactly.
@@ -138,6 +138,10 @@ TARGETS = ("baseline", "avx2", "avx512")
 #: Maximal errors of glibc's x86_64 sinl/cosl in ulps of long double, from
 #: glibc's sysdeps/x86_64/fpu/libm-test-ulps (round-to-nearest entries).
 GLIBC_LDOUBLE_ULPS = {"sin": 2, "cos": 1}
+#: sinpi/cospi: sinl or cosl of RN(pi_64 t) after the exact reduction (|t| <= 1/4); the
+#: argument's rounding adds 2^-62.6 relative at most (src/verify/verify_f32.c), so the
+#: oracle's error is at most 2^-61 relative, listed here as 2 ulp (2^-62) of sinl's plus it.
+ORACLE_ERROR_LOG2 = {"sinpi": -61, "cospi": -61}
 #: One ulp of a long double is at most 2^-63 of its value.
 LONG_DOUBLE_ULP_LOG2 = -63
 
@@ -156,12 +160,15 @@ MAX_LISTED = 20
 # Exact check
 # ---------------------------------------------------------------------------
 
-EXACT_METHOD = "crtrig.reference.trig_bits (exact, pure Python)"
+EXACT_METHOD = "crtrig.reference.trig_bits / trigpi_bits (exact, pure Python)"
 
 
 def _exact_bits(func: str, input_bits: int, fmt: str) -> int:
     """Bit pattern of func(x) correctly rounded into fmt, x finite, given by its bits."""
-    return int(reference.trig_bits(func, reference.bits_to_float(input_bits, fmt), fmt))
+    x = reference.bits_to_float(input_bits, fmt)
+    if func in reference.TRIGPI_FUNCTIONS:
+        return int(reference.trigpi_bits(func, x, fmt))
+    return int(reference.trig_bits(func, x, fmt))
 
 
 def _is_nan_bits(bits: int, fmt: reference.FloatFormat) -> bool:
@@ -512,7 +519,8 @@ def _bit_range(text: str) -> tuple[int, int]:
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("function", choices=FUNCS, metavar="sin|cos", help="the function to check")
+    parser.add_argument("function", choices=FUNCS, metavar="sin|cos|sinpi|cospi",
+                        help="the function to check")
     parser.add_argument("--dtype", choices=DTYPES, default="float32",
                         help="input and output type (default float32)")
     mode = parser.add_mutually_exclusive_group()
@@ -721,13 +729,22 @@ def run(args) -> int:
           f"target{'s' if len(targets) > 1 else ''} {names}, up to {jobs} job{'s' if jobs > 1 else ''}",
           file=out)
     if use_oracle:
-        ulps = GLIBC_LDOUBLE_ULPS[args.function]
-        error_log2 = LONG_DOUBLE_ULP_LOG2 + int(math.log2(ulps))
-        print(f"oracle: {_libc_name()} {args.function}l, x87 long double (64-bit significand), "
-              f"margin 2^-{args.margin_log2} relative", file=out)
-        print(f"  glibc's libm-test-ulps (x86_64) lists at most {ulps} ulp for {args.function}l, "
-              f"i.e. 2^{error_log2} relative; the margin leaves "
-              f"{_room(error_log2, args.margin_log2)} room", file=out)
+        if args.function in ORACLE_ERROR_LOG2:
+            error_log2 = ORACLE_ERROR_LOG2[args.function]
+            print(f"oracle: exact reduction x mod 2, then {_libc_name()} sinl/cosl of pi t (|t| <= "
+                  f"1/4), x87 long double (64-bit significand), margin 2^-{args.margin_log2} "
+                  f"relative", file=out)
+            print(f"  error at most 2^{error_log2} relative (sinl's 2 ulp and the rounding of pi t; "
+                  f"src/verify/verify_f32.c); the margin leaves "
+                  f"{_room(error_log2, args.margin_log2)} room", file=out)
+        else:
+            ulps = GLIBC_LDOUBLE_ULPS[args.function]
+            error_log2 = LONG_DOUBLE_ULP_LOG2 + int(math.log2(ulps))
+            print(f"oracle: {_libc_name()} {args.function}l, x87 long double (64-bit significand), "
+                  f"margin 2^-{args.margin_log2} relative", file=out)
+            print(f"  glibc's libm-test-ulps (x86_64) lists at most {ulps} ulp for {args.function}l, "
+                  f"i.e. 2^{error_log2} relative; the margin leaves "
+                  f"{_room(error_log2, args.margin_log2)} room", file=out)
         print(f"  inputs within the margin of a rounding boundary are escalated and checked "
               f"exactly: {EXACT_METHOD}", file=out)
     else:

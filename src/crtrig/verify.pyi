@@ -24,6 +24,7 @@ SAMPLE_BLOCK: int
 MAX_JOBS: int
 TARGETS: tuple[str, ...]
 GLIBC_LDOUBLE_ULPS: dict[str, int]
+ORACLE_ERROR_LOG2: dict[str, int]
 LONG_DOUBLE_ULP_LOG2: int
 DEFAULT_MARGIN_LOG2: int
 MIN_MARGIN_LOG2: int

@@ -98,8 +98,37 @@ int verify_f32_oracle_status(void)
     return VERIFY_F32_OK;
 }
 
+/* sinpi/cospi.  x is a float32 value, so its long double copy X and every step of
+ * the reduction are exact: n = the integer nearest to 2X (|2X| < 2^129 has at most
+ * 24 significant bits, rintl exact), t = X - n/2 (exact: t is a multiple of ulp(X)
+ * and |t| <= 1/4; for |X| >= 2^23, X is an integer and t = 0).  With k = n (+1 for
+ * cospi) mod 4, f = [sin, cos, -sin, -cos](pi t)[k].  t = 0: f is 0 or +-1 exactly,
+ * the zeros with IEEE 754-2019's signs (sinpi: x's sign; cospi: +0).  Otherwise
+ * L = sinl or cosl of a = RN(PI_L t), PI_L = RN64(pi), |PI_L - pi| <= 2^-64 pi:
+ * |a - pi t| <= 2^-62.9 |pi t|, which moves sin(pi t) by at most that much relative
+ * (|a cot a| <= 1) and cos(pi t) by at most tan(pi/4 (1 + 2^-62)) 2^-62.9 |pi t| <=
+ * 2^-62.6 relative (cos >= 0.707 there); with sinl's 2 ulp and cosl's 1 ulp
+ * (2^-62 relative) |S - L| <= 2^-61 |S|, 32 times below the default margin.  sinl
+ * of |a| <= pi/4 + tiny does no large reduction.  |S| >= 2^-149 * 2.8 for t != 0. */
+static const long double PI_L = 0xc.90fdaa22168c235p-2L;
+
+static long double oracle_pi(int func, float x)
+{
+    long double X = (long double)x, n = rintl(2.0L * X), t = X - 0.5L * n, v;
+    int k = ((int)fmodl(n, 4.0L) + 4 + (func == CRTRIG_COSPI)) & 3;
+    if (t == 0.0L) {
+        if (k & 1)
+            return (k & 2) ? -1.0L : 1.0L;
+        return func == CRTRIG_SINPI ? copysignl(0.0L, X) : 0.0L;
+    }
+    v = (k & 1) ? cosl(PI_L * t) : sinl(PI_L * t);
+    return (k & 2) ? -v : v;
+}
+
 static long double oracle(int func, float x)
 {
+    if (func == CRTRIG_SINPI || func == CRTRIG_COSPI)
+        return oracle_pi(func, x);
     return func == CRTRIG_SIN ? sinl((long double)x) : cosl((long double)x);
 }
 
@@ -127,7 +156,7 @@ int verify_f32_oracle_value(int func, uint32_t input, void *value)
     int status = verify_f32_oracle_status();
     if (status != VERIFY_F32_OK)
         return status;
-    if (func != CRTRIG_SIN && func != CRTRIG_COS)
+    if ((unsigned)func > CRTRIG_COSPI)
         return VERIFY_F32_BAD_ARGUMENT;
     *(long double *)value = oracle(func, float32_from_bits(input));
     return VERIFY_F32_OK;
@@ -142,7 +171,7 @@ int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, 
 
     if (status != VERIFY_F32_OK)
         return status;
-    if ((func != CRTRIG_SIN && func != CRTRIG_COS) || count > VERIFY_F32_MAX_BLOCK
+    if ((unsigned)func > CRTRIG_COSPI || count > VERIFY_F32_MAX_BLOCK
         || margin_log2 < VERIFY_F32_MIN_MARGIN_LOG2 || margin_log2 > VERIFY_F32_MAX_MARGIN_LOG2)
         return VERIFY_F32_BAD_ARGUMENT;
     result->checked = result->nonfinite = result->wrong = result->escalated = 0;
@@ -155,7 +184,7 @@ int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, 
         int correct;
 
         if (!float32_bits_are_finite(input)) {
-            /* sin/cos of NaN or +-inf is NaN (any payload, any sign). */
+            /* sin/cos/sinpi/cospi of NaN or +-inf is NaN (any payload, any sign). */
             result->nonfinite++;
             expected = FLOAT32_QUIET_NAN;
             correct = float32_bits_are_nan(got);

@@ -1,0 +1,212 @@
+/* The sinpi/cospi first pass of the array kernel, float32 and float64: one source
+ * compiled once per SIMD target (simd_*.c), vectorized by the compiler, checked
+ * against the scalar path by the self-check (selfcheck.h) like sin/cos's passes.
+ * The scalar stages, the reduction and its exactness, and the bounds of the
+ * float64 evaluation are in trigpi.c (stage_first64) and sincos64_core.h; the
+ * float32 polynomial's in sincos32_core.h.  Both forms of kernel_dd.h (FMA or
+ * not) have the same bounds, and a decided lane is the correctly rounded value,
+ * so every target gives the same bits.
+ *
+ * The pass writes every output and marks with undecided[i] = 1 the lanes it leaves
+ * to the per-element stages (crtrig_trigpi_value): inf, NaN, zeros, integers and
+ * half-integers (the special values), tiny and huge |x|, results near a rounding
+ * boundary, and (float32) results below the smallest normal.  Lanes it leaves
+ * compute on a clamped |x|, so nothing raises a flag but inexact.
+ */
+#include "pass_common.h"
+#include "sincos64_core.h"
+#include "sincos32_core.h"
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define TRIGPI_VECTORIZE __attribute__((optimize("tree-vectorize")))
+#else
+#define TRIGPI_VECTORIZE
+#endif
+
+#ifndef CRTRIG_TRIGPI_PASS_LANES
+#define CRTRIG_TRIGPI_PASS_LANES
+static const double TP_SHIFTER = 0x1.8p52; /* 1.5 2^52 */
+/* float64 lane.  Classes, from the bits of |x| (a):
+ *   ordinary, 2^-60 <= a < 2^51: stage_first64 (trigpi.c) operation by operation on
+ *     ax itself (clamping changes no ordinary ax), so its derivation holds: the
+ *     result is decided unless the two roundings differ; except where x is a
+ *     multiple of 1/2: w = 128 r2 is then a multiple of 64, y = 0 and j = 0 mod 64,
+ *     and sc64_eval returns the table's exact S = 0 or +-1 (sincos64_core.h: exact
+ *     at j = 0 mod 64).  +-1 passes the rounding test as it is (bound 2^-78);
+ *     a zero (j = 0 mod 128) is replaced by the special value: sinpi +-0 with
+ *     the sign of x, cospi +0;
+ *   big, 2^52 <= a < inf: x is an integer: sinpi +-0 (the sign of x), cospi
+ *     (-1)^x, odd only below 2^53 and then by its last bit;
+ *   cospi below 2^-60 (zeros included): 1 (trigpi.c: RN(cospi) = 1 below 2^-29);
+ *   sinpi of +-0: x itself;
+ *   left to the stages (flag 1): the rest of sinpi below 2^-60 (the tiny path),
+ *     2^51 <= a < 2^52 (multiples of 1/2, outside the derivation's domain), inf, NaN. */
+#define TP64_LOW_BITS 0x3c30000000000000u   /* 2^-60 */
+#define TP64_HIGH_BITS 0x4320000000000000u  /* 2^51 */
+#define TP64_BIG_BITS 0x4330000000000000u   /* 2^52 */
+#define TP64_ODD_BITS 0x4340000000000000u   /* 2^53 */
+
+KD_INLINE uint64_t tp64_lane(int use_cos, uint64_t b, uint64_t *flag)
+{
+    const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
+    uint64_t a = b & SC64_ABS_MASK, differ, j, ordinary, big, tiny, zero, odd, m, out;
+    uint64_t ac = a < TP64_LOW_BITS ? TP64_LOW_BITS : a;
+    double ax, q, w, kd, y, bound, v;
+    kdd_t r, R;
+    ac = ac > TP64_HIGH_BITS - 1u ? TP64_HIGH_BITS - 1u : ac;
+    ax = sc64_from_bits(ac);
+    q = (ax * 0.5 + TP_SHIFTER) - TP_SHIFTER;
+    w = 128.0 * (ax - 2.0 * q);
+    kd = (w + TP_SHIFTER) - TP_SHIFTER;
+    y = w - kd;
+    j = ((uint64_t)(int64_t)kd + (use_cos ? 64u : 0u)) & 255u;
+    r = sc64_turns_to_radians(y, 0.0);
+    R = sc64_eval(j, r.hi, r.lo, &bound);
+    bound = bound + 0x1p-102 * fabs(r.hi);
+    v = sc64_round(R, bound, &differ);
+    ordinary = (uint64_t)(a - TP64_LOW_BITS < TP64_HIGH_BITS - TP64_LOW_BITS);
+    big = (uint64_t)(a - TP64_BIG_BITS < SC64_INF_BITS - TP64_BIG_BITS);
+    tiny = (uint64_t)(a < TP64_LOW_BITS);
+    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
+    odd = (uint64_t)(a < TP64_ODD_BITS) & b;
+    /* the value of each class, as bits */
+    m = 0u - (ordinary & (zero ^ 1u));
+    out = (sc64_to_bits(v) ^ (use_cos ? 0u : sign)) & m;
+    m = 0u - (ordinary & zero);
+    out |= (use_cos ? 0u : sign) & m;
+    m = 0u - big;
+    out |= (use_cos ? ((odd & 1u) ? 0xbff0000000000000u : SC64_ONE_BITS) : sign) & m;
+    /* cospi below 2^-60: 1; sinpi of +-0: x.  Every other class is flagged. */
+    if (use_cos) {
+        out |= SC64_ONE_BITS & (0u - tiny);
+        *flag = (ordinary & differ & (zero ^ 1u)) | ((ordinary | big | tiny) ^ 1u);
+    } else {
+        uint64_t is_zero = (uint64_t)(a == 0);
+        out |= b & (0u - is_zero);
+        *flag = (ordinary & differ & (zero ^ 1u)) | ((ordinary | big | is_zero) ^ 1u);
+    }
+    return out;
+}
+
+/* float32 lane.  X = |x| as a double (exact); ordinary: 2^-149 <= X < 2^23 (and
+ * for cospi X >= 2^-29).  nd = RNint(X) (shifter, X < 2^23), t = X - nd: exact,
+ * |t| <= 1/2 (X has 24 significant bits); sinpi(X) = (-1)^nd sin(pi t) and cospi(X)
+ * = (-1)^nd cos(pi t) = (-1)^nd sin(pi s), s = 1/2 - |t|: exact, since t is a
+ * multiple of ulp(X) >= 2^-52 for X >= 2^-29, so s is a multiple of 2^-52 in [0, 1/2].
+ * sc32_eval(t or s) errs by <= 620.9u |f| - 3.15u (its reduction row: here the
+ * argument is exact) relative (sincos32_core.h: the polynomial's bound holds for
+ * |t| <= 1/2).  For |t| < 2^-13 (below its "ordinary" range) only underflow could
+ * add error: z = RN(t^2) >= 2^-298 is normal; z2, z4 may underflow (z4 < 2^-1022
+ * when |t| < 2^-127.75), adding at most 2^-1075 (coefficient <= 0.1) to q >= 2.8,
+ * below 2^-1077 relative; y = RN(t q) >= 2^-147.3 is normal.  So the rounding test
+ * sc32_undecided(y, 29) decides exactly as for sin, where the float32 result is
+ * normal: lanes with |y| < 2^-126 (|x| < 2^-127.65, sinpi) are left to the stages.
+ * The argument is 0 exactly at the zeros (sinpi at integers, cospi at half-integers):
+ * there the special value (sinpi +-0 with x's sign, cospi +0) replaces y.  At the
+ * other multiples of 1/2 the argument is +-1/2 and y = +-RN(Q(1/4)/2), within
+ * 621 ulp of +-1: the rounding test passes and (float)y = +-1.
+ * big, 2^23 <= X < inf: an integer: sinpi +-0, cospi (-1)^x (odd only below 2^24,
+ * by the last bit).  cospi below 2^-29: 1; sinpi of +-0: x.  Left: inf, NaN. */
+#define TP32_HIGH_BITS 0x4b000000u     /* 2^23 */
+#define TP32_ODD_BITS 0x4b800000u      /* 2^24 */
+#define TP32_INF_BITS 0x7f800000u
+#define TP32_COS_LOW_BITS 0x31000000u  /* 2^-29 */
+
+KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
+{
+    const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u, sign = b & 0x80000000u;
+    uint32_t a = b & 0x7fffffffu, ac, ordinary, big, below, zero, small, m, out, ybits;
+    float xf;
+    double X, nd, t, arg, y;
+    uint64_t ysign;
+    ac = a < low ? low : a;
+    ac = ac > TP32_HIGH_BITS - 1u ? TP32_HIGH_BITS - 1u : ac;
+    memcpy(&xf, &ac, sizeof xf);
+    X = (double)xf;
+    nd = (X + TP_SHIFTER) - TP_SHIFTER;
+    t = X - nd;
+    arg = use_cos ? 0.5 - fabs(t) : t;
+    ysign = (sc64_to_bits(nd + TP_SHIFTER) & 1u) << 63;
+    y = sc32_eval(arg, ysign);
+    ordinary = (uint32_t)(a - low < TP32_HIGH_BITS - low);
+    big = (uint32_t)(a - TP32_HIGH_BITS < TP32_INF_BITS - TP32_HIGH_BITS);
+    below = (uint32_t)(a < low);  /* cospi: below 2^-29; sinpi: +-0 */
+    zero = (uint32_t)(arg == 0.0);
+    small = (uint32_t)(fabs(y) < 0x1p-126);
+    xf = (float)y;
+    memcpy(&ybits, &xf, sizeof ybits);
+    m = 0u - (ordinary & (zero ^ 1u));
+    out = (ybits ^ (use_cos ? 0u : sign)) & m;
+    m = 0u - (ordinary & zero);
+    out |= (use_cos ? 0u : sign) & m;
+    m = 0u - big;
+    out |= (use_cos ? (((uint32_t)(a < TP32_ODD_BITS) & b & 1u) ? 0xbf800000u : 0x3f800000u)
+                    : sign) & m;
+    out |= (use_cos ? 0x3f800000u : b) & (0u - below);
+    *flag = (ordinary & (zero ^ 1u) & (small | sc32_undecided(y, 29))) |
+            ((ordinary | big | below) ^ 1u);
+    return out;
+}
+#endif
+
+/* One pair of loops per (function, format): use_cos is a constant in each, so the
+ * lanes have no control flow and the loops vectorize.  The first computes every
+ * output and ORs the lanes' flags; only a block with an undecided lane runs the
+ * second, which computes the same lanes again (the same operations: the same flags)
+ * to store each flag. */
+#define TRIGPI_LOOP(NAME, LANE, USE_COS, UINT, SIZE, FLAG)                                        \
+    TRIGPI_VECTORIZE static FLAG NAME(const char *in, char *out, size_t n)               \
+    {                                                                                    \
+        FLAG any = 0;                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b, o;                                                                   \
+            FLAG f;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            o = LANE(USE_COS, b, &f);                                                    \
+            memcpy(out + SIZE * i, &o, sizeof o);                                        \
+            any |= f;                                                                    \
+        }                                                                                \
+        return any;                                                                      \
+    }                                                                                    \
+    TRIGPI_VECTORIZE static void NAME##_flags(const char *in, size_t n,                  \
+                                              unsigned char *undecided)                  \
+    {                                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b;                                                                      \
+            FLAG f;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            (void)LANE(USE_COS, b, &f);                                                  \
+            undecided[i] = (unsigned char)f;                                             \
+        }                                                                                \
+    }
+TRIGPI_LOOP(tp64_sinpi, tp64_lane, 0, uint64_t, 8, uint64_t)
+TRIGPI_LOOP(tp64_cospi, tp64_lane, 1, uint64_t, 8, uint64_t)
+TRIGPI_LOOP(tp32_sinpi, tp32_lane, 0, uint32_t, 4, uint32_t)
+TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
+
+/* First pass over count contiguous float64 (or float32) elements, func CRTRIG_SINPI
+ * or CRTRIG_COSPI (in and out must not overlap): out[i] for every i, and, when it
+ * returns 1, undecided[i] as above (nonzero for some i); when it returns 0, every
+ * out[i] is final and undecided[] is not written (the array kernel reads it only
+ * after a nonzero return). */
+int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size_t count,
+                                       unsigned char *undecided)
+{
+    const int use_cos = func == 3; /* CRTRIG_COSPI */
+    if (!(use_cos ? tp64_cospi : tp64_sinpi)(in, out, count))
+        return 0;
+    (use_cos ? tp64_cospi_flags : tp64_sinpi_flags)(in, count, undecided);
+    return 1;
+}
+
+int CRTRIG_KERNEL(trigpi_pass_float32)(int func, const char *in, char *out, size_t count,
+                                       unsigned char *undecided)
+{
+    const int use_cos = func == 3; /* CRTRIG_COSPI */
+    if (!(use_cos ? tp32_cospi : tp32_sinpi)(in, out, count))
+        return 0;
+    (use_cos ? tp32_cospi_flags : tp32_sinpi_flags)(in, count, undecided);
+    return 1;
+}
