@@ -302,41 +302,6 @@ def trig_memoized(func: str, x) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# sinpi and cospi: sin(pi x), cos(pi x)
-# ---------------------------------------------------------------------------
-
-def _pi_reduce(x: float, func: str):
-    """(k, t) with func(x) = [sin, cos, -sin, -cos](pi t)[k] and |t| <= 1/4, exactly:
-    x = n/2 + t + (an even integer: the period 2) in exact rationals, k = n (+1 for
-    cospi) mod 4.  Independent of crtrig's reduction (Fraction arithmetic)."""
-    fx = Fraction(x)
-    n = round(2 * fx)  # nearest integer (Fraction rounding is exact)
-    t = fx - Fraction(n, 2)
-    return (n + (1 if func == "cospi" else 0)) % 4, t
-
-
-def _pi_evaluator(k: int, t: Fraction):
-    """evaluate(prec) -> (value, error) for [sin, cos, -sin, -cos](pi t)[k], |t| <= 1/4.
-
-    At MPFR precision p (round to nearest, relative error <= 2^-p per operation):
-    a = RN(RN(pi) t) differs from pi t by <= (2 2^-p + 2^-2p) pi |t| <= 2^(2-p) 4|t|
-    (t converted exactly: its precision is its own bit length); sin and cos are
-    1-Lipschitz, and rounding s = RN(sin a) adds 2^-p |s|: the error bound
-    2^(4-p) |t| + 2^(1-p) |s| covers both (with a factor 2 of margin)."""
-    tq = gmpy2.mpq(t.numerator, t.denominator)
-    bits = max(t.numerator.bit_length(), 1) + 2
-
-    def evaluate(prec: int):
-        with gmpy2.context(gmpy2.context(), precision=prec):
-            exact_t = gmpy2.mpfr(tq, max(bits, prec))
-            a = gmpy2.const_pi() * exact_t
-            s = gmpy2.cos(a) if k & 1 else gmpy2.sin(a)
-        value = _exact(Fraction(*s.as_integer_ratio()))
-        if k & 2:
-            value = -value
-        error = gmpy2.mpq(abs(t.numerator) * 16, t.denominator) / gmpy2.mpq(2) ** prec \
-            + abs(value) * 2 / gmpy2.mpq(2) ** prec
-        return value, error
 # Rational windows (scipy's boxcar, triang, bartlett, parzen), from scipy's own
 # formulas evaluated in exact rationals (gmpy2.mpq), element by element: scipy's
 # index n and the quantities it computes in float64, here without rounding.
@@ -421,6 +386,65 @@ def _half_one_plus_cospi(x: Fraction):
     return evaluate
 
 
+def tukey_value(M: int, alpha: Fraction, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's tukey(M, alpha, sym) for alpha in (0, 1), correctly rounded
+    into each format: scipy's pieces n[0:width+1], n[width+1:L-width-1], n[L-width-1:]
+    with width = floor(alpha (L - 1)/2) taken exactly."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    alpha = Fraction(alpha)
+    width = math.floor(alpha * (L - 1) / 2)
+    if i <= width:
+        x = -1 + Fraction(2 * i) / alpha / (L - 1)
+    elif i < L - width - 1:
+        return {fmt: 1.0 for fmt in fmts}
+    else:
+        x = -2 / alpha + 1 + Fraction(2 * i) / alpha / (L - 1)
+    evaluate = _half_one_plus_cospi(x)
+    return {fmt: correctly_rounded(evaluate, fmt) for fmt in fmts}
+
+
+# ---------------------------------------------------------------------------
+# sinpi and cospi: sin(pi x), cos(pi x)
+# ---------------------------------------------------------------------------
+
+def _pi_reduce(x: float, func: str):
+    """(k, t) with func(x) = [sin, cos, -sin, -cos](pi t)[k] and |t| <= 1/4, exactly:
+    x = n/2 + t + (an even integer: the period 2) in exact rationals, k = n (+1 for
+    cospi) mod 4.  Independent of crtrig's reduction (Fraction arithmetic)."""
+    fx = Fraction(x)
+    n = round(2 * fx)  # nearest integer (Fraction rounding is exact)
+    t = fx - Fraction(n, 2)
+    return (n + (1 if func == "cospi" else 0)) % 4, t
+
+
+def _pi_evaluator(k: int, t: Fraction):
+    """evaluate(prec) -> (value, error) for [sin, cos, -sin, -cos](pi t)[k], |t| <= 1/4.
+
+    At MPFR precision p (round to nearest, relative error <= 2^-p per operation):
+    a = RN(RN(pi) t) differs from pi t by <= (2 2^-p + 2^-2p) pi |t| <= 2^(2-p) 4|t|
+    (t converted exactly: its precision is its own bit length); sin and cos are
+    1-Lipschitz, and rounding s = RN(sin a) adds 2^-p |s|: the error bound
+    2^(4-p) |t| + 2^(1-p) |s| covers both (with a factor 2 of margin)."""
+    tq = gmpy2.mpq(t.numerator, t.denominator)
+    bits = max(t.numerator.bit_length(), 1) + 2
+
+    def evaluate(prec: int):
+        with gmpy2.context(gmpy2.context(), precision=prec):
+            exact_t = gmpy2.mpfr(tq, max(bits, prec))
+            a = gmpy2.const_pi() * exact_t
+            s = gmpy2.cos(a) if k & 1 else gmpy2.sin(a)
+        value = _exact(Fraction(*s.as_integer_ratio()))
+        if k & 2:
+            value = -value
+        error = gmpy2.mpq(abs(t.numerator) * 16, t.denominator) / gmpy2.mpq(2) ** prec \
+            + abs(value) * 2 / gmpy2.mpq(2) ** prec
+        return value, error
+
+    return evaluate
+
+
 def trigpi_value(func: str, x, fmt) -> float:
     """Correctly rounded ``func(x)`` ("sinpi" or "cospi") in ``fmt`` as a float, with
     IEEE 754-2019 9.2.1's special values: sinpi(+-n) = +-0 for integers n (the sign
@@ -461,20 +485,3 @@ def trigpi_memoized(func: str, x) -> np.ndarray:
         result.flags.writeable = False
         _TRIG_MEMO[key] = result
     return _TRIG_MEMO[key]
-def tukey_value(M: int, alpha: Fraction, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
-    """Element i of scipy's tukey(M, alpha, sym) for alpha in (0, 1), correctly rounded
-    into each format: scipy's pieces n[0:width+1], n[width+1:L-width-1], n[L-width-1:]
-    with width = floor(alpha (L - 1)/2) taken exactly."""
-    if M == 1:
-        return {fmt: 1.0 for fmt in fmts}
-    L = M if sym else M + 1
-    alpha = Fraction(alpha)
-    width = math.floor(alpha * (L - 1) / 2)
-    if i <= width:
-        x = -1 + Fraction(2 * i) / alpha / (L - 1)
-    elif i < L - width - 1:
-        return {fmt: 1.0 for fmt in fmts}
-    else:
-        x = -2 / alpha + 1 + Fraction(2 * i) / alpha / (L - 1)
-    evaluate = _half_one_plus_cospi(x)
-    return {fmt: correctly_rounded(evaluate, fmt) for fmt in fmts}
