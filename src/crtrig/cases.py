@@ -85,7 +85,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import math
 import os
 import re
@@ -100,7 +99,7 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import _junit, reference
+from . import reference
 from ._output import OutputError, check_writable_target, write_text_atomically
 
 #: Optional hardware features this CPU runner provides.
@@ -862,6 +861,8 @@ def parse_case_file(text: str, path: str, label: str | None = None,
     """Parse and validate a case file's text; raises MalformedCaseFile.
 
     Declared shapes of more than ``max_elements`` elements are malformed."""
+    import json  # here, not at import: `crtrig cases --help` needs neither json nor _junit
+
     try:
         document = json.loads(text, parse_float=_parse_json_float, parse_int=_parse_json_int)
     except _BadNumber as exc:
@@ -1016,6 +1017,8 @@ def _load_file_argument(argument, program: str, max_elements: int, max_file_byte
 
 def _case_count_and_op(text: str) -> tuple[str, str]:
     """(number of cases, op) of a shipped file's text, for --list ("?" where unreadable)."""
+    import json
+
     try:
         document = json.loads(text)
     except (ValueError, RecursionError):
@@ -1413,10 +1416,14 @@ def _error(stream, message: str, program: str = PROGRAM) -> None:
 
 
 def _junit_load_error(path: str, message: str) -> _junit.TestSuite:
+    from . import _junit
+
     return _junit.TestSuite(path, [_junit.TestCase("(load)", "ERROR", message, message)])
 
 
 def _write_junit(path: str, suites: list[_junit.TestSuite], err, program: str) -> bool:
+    from . import _junit
+
     try:
         write_text_atomically(path, _junit.junit_xml(program, suites))
     except OutputError as exc:
@@ -1444,6 +1451,8 @@ def run_cli(files, strict: bool = False, impl=None, out=None, err=None,
     either way.  ``junit``: also write a JUnit XML report there (also when a
     file is malformed: the report then holds an error for it).  ``program``
     starts every message (how the command was called)."""
+    from . import _junit  # the suites are kept whether or not --junit is given
+
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     if junit is not None:

@@ -71,7 +71,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import math
 import os
 import re
@@ -276,6 +275,8 @@ class _Raw:
 def parse_keeping_numbers(text: str) -> Any:
     """json.loads, but every number (and NaN/Infinity literal) is a _Raw
     holding its text."""
+    import json  # here, not at import: `crtrig cases --help` does not need it
+
     return json.loads(text, parse_float=_Raw, parse_int=_Raw, parse_constant=_Raw)
 
 
@@ -292,6 +293,8 @@ def _json_string(value: str) -> str:
     it is, everything else (C0 and C1 controls, DEL, lone surrogates, bidi
     overrides, line separators...) as \\u escapes, so that the file never carries
     what a terminal would act on, and is always UTF-8."""
+    import json
+
     text = json.dumps(value, ensure_ascii=False)
     if text.isprintable():
         return text
