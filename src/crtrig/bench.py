@@ -58,11 +58,9 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import math
 import os
 import platform
-import statistics
 import sys
 import time
 import warnings
@@ -627,6 +625,7 @@ def time_row(row: Row, contenders: list[Contender], settings: Settings, rounds: 
         if gc_was_enabled:
             gc.enable()
     row.rounds = rounds
+    import statistics  # at the first row, not at import (--help)
     for contender, count, times in zip(alive, repeats, samples):
         q1, median, q3 = (statistics.quantiles(times, n=4, method="inclusive") if len(times) > 1
                           else (times[0],) * 3)
@@ -1153,6 +1152,8 @@ def run(args, settings: Settings, out=None) -> int:
             continue
         try:
             if option == "--json":
+                import json
+
                 write_text_atomically(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
             else:
                 plot(data, path)
@@ -1222,6 +1223,8 @@ def load_native_peers(path: str, trig_size: int) -> tuple[dict, str]:
     if len(text) > MAX_NATIVE_BYTES:
         raise ValueError(f"larger than {MAX_NATIVE_BYTES:,} bytes: not a tools/native_peers.py file")
     try:
+        import json  # here and above, not at import: `crtrig bench --help` needs neither
+
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise ValueError(f"not JSON ({' '.join(str(exc).split())[:80]})") from None
