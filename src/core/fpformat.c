@@ -166,3 +166,25 @@ void crtrig_store(crtrig_dtype dtype, double v, char *p)
         }
     }
 }
+
+int crtrig_decide_d(double y, double e, crtrig_dtype fmt, double *result)
+{
+    int tie;
+    double lo = crtrig_round_double(y - e, fmt, &tie);
+    double hi = crtrig_round_double(y + e, fmt, &tie);
+    if (lo != hi)
+        return 0;
+    *result = lo;
+    return 1;
+}
+
+int crtrig_decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result)
+{
+    dd_t lo_end = dd_add_d(y, -e), hi_end = dd_add_d(y, e);
+    double lo = crtrig_round_dd(lo_end.hi, lo_end.lo, fmt);
+    double hi = crtrig_round_dd(hi_end.hi, hi_end.lo, fmt);
+    if (lo != hi)
+        return 0;
+    *result = lo;
+    return 1;
+}

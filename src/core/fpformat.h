@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "crtrig/crtrig.h"
+#include "dd.h"
 
 /* The four float formats; integer outputs are computed in CRTRIG_FLOAT32. */
 typedef struct crtrig_format {
@@ -36,6 +37,17 @@ double crtrig_round_double(double x, crtrig_dtype fmt, int *tie);
 /* hi + lo rounded to nearest-even into the format, where hi == RN(hi + lo)
  * (the output of a fast two-sum satisfies this). */
 double crtrig_round_dd(double hi, double lo, crtrig_dtype fmt);
+
+/* Ziv's rounding test, shared by the per-element stages (sincos.c, trigpi.c):
+ * y approximates the exact value with |y - exact| <= e, where e already covers
+ * the rounding of the two ends y - e and y + e.  Both ends rounded into fmt; 1
+ * and *result set when they agree (then the exact value rounds to *result),
+ * else 0 (the caller goes on to a more accurate stage). */
+int crtrig_decide_d(double y, double e, crtrig_dtype fmt, double *result);
+/* The same for a double-double y.  The ends are formed by dd_add_d, whose error
+ * is <= 2^-103 (|y| + e): the caller's e covers that.  crtrig_round_dd needs
+ * |hi| >= 2^-1021 for float64 (its half gap is then exact). */
+int crtrig_decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result);
 
 /* Store v into *p as dtype.  For a float dtype v must be exactly representable
  * in it (or NaN); for an integer dtype v is a float32 value and is truncated

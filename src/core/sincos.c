@@ -111,32 +111,6 @@ static const double INV_PI_HI = 0x1.45f306dc9c883p-2, INV_PI_LO = -0x1.6b01ec541
 static const double SIN_IS_X_BELOW = 0x1.7137449123ef7p-26;
 static const double COS_IS_1_BELOW = 0x1.6a09e667f3bcdp-27;
 
-/* Round y into fmt knowing |y - exact| <= e (e already covers the rounding of
- * the endpoints): 1 and *result set when both ends agree. */
-static int decide_d(double y, double e, crtrig_dtype fmt, double *result)
-{
-    int tie;
-    double lo = crtrig_round_double(y - e, fmt, &tie);
-    double hi = crtrig_round_double(y + e, fmt, &tie);
-    if (lo != hi)
-        return 0;
-    *result = lo;
-    return 1;
-}
-
-/* Both endpoints are formed by dd_add_d, whose error is <= 2^-103 (|y| + e):
- * the caller's e must exceed the evaluation bound by that much. */
-static int decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result)
-{
-    dd_t lo_end = dd_add_d(y, -e), hi_end = dd_add_d(y, e);
-    double lo = crtrig_round_dd(lo_end.hi, lo_end.lo, fmt);
-    double hi = crtrig_round_dd(hi_end.hi, hi_end.lo, fmt);
-    if (lo != hi)
-        return 0;
-    *result = lo;
-    return 1;
-}
-
 /* Stage 0 (float32 values only).  ax = |x| > 0.  The evaluation itself errs
  * by < 3.8u relative (sincospi.h); the relative error u of t adds at most u
  * (sin) or (pi/4) u (cos); the absolute error a of t adds at most pi a
@@ -165,7 +139,7 @@ static int stage_double(int k, double ax, crtrig_dtype fmt, double *result)
     if (k & 2)
         y = -y;
     e += fabs(y) * 0x1p-49;
-    return decide_d(y, e, fmt, result);
+    return crtrig_decide_d(y, e, fmt, result);
 }
 
 /* Stage 1, the value.  ax = |x| with 2^-149 <= ax < 2^1024 (see the domains
@@ -210,7 +184,7 @@ static dd_t stage_double_double_value(int k, double ax)
 static int stage_double_double(int k, double ax, crtrig_dtype fmt, double *result)
 {
     dd_t y = stage_double_double_value(k, ax);
-    return decide_dd(y, fabs(y.hi) * 0x1p-99, fmt, result);
+    return crtrig_decide_dd(y, fabs(y.hi) * 0x1p-99, fmt, result);
 }
 
 /* Stage 2: fixed point at P = crtrig_reduce_fixed_bits(F, ax) fraction bits,

@@ -81,32 +81,6 @@ static int reduce_pi(int use_cos, double ax, double *t)
     return ((int)n + 4 + use_cos) & 3;
 }
 
-/* Round y into fmt knowing |y - exact| <= e (e covers the rounding of the ends). */
-static int decide_d(double y, double e, crtrig_dtype fmt, double *result)
-{
-    int tie;
-    double lo = crtrig_round_double(y - e, fmt, &tie);
-    double hi = crtrig_round_double(y + e, fmt, &tie);
-    if (lo != hi)
-        return 0;
-    *result = lo;
-    return 1;
-}
-
-/* The ends y -+ e are formed by dd_add_d (error <= 2^-103 (|y| + e)): the
- * caller's e covers that.  crtrig_round_dd needs |hi| >= 2^-1021 for float64
- * (its half gap is then exact); every caller's y is above that. */
-static int decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result)
-{
-    dd_t lo_end = dd_add_d(y, -e), hi_end = dd_add_d(y, e);
-    double lo = crtrig_round_dd(lo_end.hi, lo_end.lo, fmt);
-    double hi = crtrig_round_dd(hi_end.hi, hi_end.lo, fmt);
-    if (lo != hi)
-        return 0;
-    *result = lo;
-    return 1;
-}
-
 /* Stage 0, narrower formats (float32 values).  t exact, 2^-149 <= |t| <= 1/4:
  * crtrig_sincospi_d errs by 3.72u (sin) or 3.32u (cos) relative with t exact
  * (sincospi.c: its totals without the row for the rounding of t); no underflow
@@ -118,7 +92,7 @@ static int stage_double(int k, double t, crtrig_dtype fmt, double *result)
     double y = crtrig_sincospi_d(k & 1, t);
     if (k & 2)
         y = -y;
-    return decide_d(y, fabs(y) * 0x1p-49, fmt, result);
+    return crtrig_decide_d(y, fabs(y) * 0x1p-49, fmt, result);
 }
 
 /* Stage 0, float64: 2^-60 <= ax < 2^52 (not a multiple of 1/2).
@@ -168,7 +142,7 @@ static int stage_double_double(int k, double t, crtrig_dtype fmt, double *result
         y.hi = -y.hi;
         y.lo = -y.lo;
     }
-    return decide_dd(y, fabs(y.hi) * 0x1p-99, fmt, result);
+    return crtrig_decide_dd(y, fabs(y.hi) * 0x1p-99, fmt, result);
 }
 
 /* (hi + lo) 2^-200 rounded to nearest-even into float64 (subnormals included),
@@ -229,7 +203,7 @@ static int stage_tiny(double ax, double *result)
     dd_t P = dd_mul_d(dd_make(PI_H, PI_L), X);
     double e = fabs(P.hi) * 0x1p-99, lo, hi;
     if (!scaled)
-        return decide_dd(P, e, CRTRIG_FLOAT64, result);
+        return crtrig_decide_dd(P, e, CRTRIG_FLOAT64, result);
     lo = round_scaled(dd_add_d(P, -e));
     hi = round_scaled(dd_add_d(P, e));
     if (lo != hi)
