@@ -230,7 +230,8 @@ def test_special_values(dtype):
     s = crtrig.sinpi(h).astype(np.float64)
     assert np.array_equal(s, np.where((np.abs(h.astype(np.float64)) - 0.5) % 2 == 0, 1.0, -1.0)
                           * np.sign(h.astype(np.float64)))
-    big = np.array([np.finfo(dtype).max, -np.finfo(dtype).max], dtype=dtype)
+    largest = ml_dtypes.finfo(dtype).max  # ml_dtypes' finfo: numpy 1.23's refuses bfloat16
+    big = np.array([largest, -largest], dtype=dtype)
     assert crtrig.sinpi(big).astype(np.float64).tolist() == [0.0, -0.0]
     assert np.signbit(crtrig.sinpi(big).astype(np.float64)).tolist() == [False, True]
     assert crtrig.cospi(big).astype(np.float64).tolist() == [1.0, 1.0]

@@ -60,11 +60,11 @@ def ulp_distance(got: np.ndarray, want: np.ndarray) -> np.ndarray:
     """|got - want| in ULPs of their type, from the bits (NaN against NaN: 0; NaN
     against a number: a huge distance)."""
     signed = {4: np.int32, 8: np.int64}[want.dtype.itemsize]
-    top = np.array(1 << (8 * want.dtype.itemsize - 1), dtype=np.uint64)
+    magnitude = np.int64((1 << (8 * want.dtype.itemsize - 1)) - 1)
 
     def ordered(a):
         bits = a.view(signed).astype(np.int64)
-        return np.where(bits < 0, -(bits & int(top - 1)), bits)  # sign-magnitude -> ordered
+        return np.where(bits < 0, -(bits & magnitude), bits)  # sign-magnitude -> ordered
 
     both_nan = np.isnan(got) & np.isnan(want)
     one_nan = np.isnan(got) ^ np.isnan(want)

@@ -220,7 +220,9 @@ def parzen_fraction(M, sym, index=None):
     num = np.empty(k.shape, dtype=object if big else np.float64)
     ki, ko = k[inner], k[~inner]
     num[inner] = L**3 - 6 * (ki * ki) * (L - ki)
-    num[~inner] = 2 * (L - ko) ** 3
+    d = L - ko
+    num[~inner] = 2 * (d * d) * d  # products, not ** 3: numpy 1.23's float power calls pow(),
+    # which is not exact under a directed rounding mode (53.99999999999999 for 2 * 3**3)
     return num, L**3
 
 
