@@ -46,28 +46,40 @@ static const double TP_SHIFTER = 0x1.8p52; /* 1.5 2^52 */
 #define TP64_BIG_BITS 0x4330000000000000u   /* 2^52 */
 #define TP64_ODD_BITS 0x4340000000000000u   /* 2^53 */
 
-KD_INLINE uint64_t tp64_lane(int use_cos, uint64_t b, uint64_t *flag)
+KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
 {
     const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
     uint64_t a = b & SC64_ABS_MASK, differ, j, ordinary, big, tiny, zero, odd, m, out;
     uint64_t ac = a < TP64_LOW_BITS ? TP64_LOW_BITS : a;
-    double ax, q, w, kd, y, bound, v;
+    double ax, q, w, ks, kd, y, bound, v;
     kdd_t r, R;
     ac = ac > TP64_HIGH_BITS - 1u ? TP64_HIGH_BITS - 1u : ac;
-    ax = sc64_from_bits(ac);
+    ax = sc64_from_bits(clean ? a : ac);
     q = (ax * 0.5 + TP_SHIFTER) - TP_SHIFTER;
     w = 128.0 * (ax - 2.0 * q);
-    kd = (w + TP_SHIFTER) - TP_SHIFTER;
+    ks = w + TP_SHIFTER;
+    kd = ks - TP_SHIFTER;
     y = w - kd;
-    j = ((uint64_t)(int64_t)kd + (use_cos ? 64u : 0u)) & 255u;
+    /* j = kd mod 256 from the bits of ks = 1.5 2^52 + kd (|kd| <= 128, so ks has
+     * exponent 52, ulp 1, and its low 52 bits hold 2^51 + kd, a multiple of 256 plus
+     * kd): the same j as (int64_t)kd mod 256, without a double -> int64 conversion,
+     * which SSE2 and AVX2 lack (with it the loop did not vectorize). */
+    j = (sc64_to_bits(ks) + (use_cos ? 64u : 0u)) & 255u;
     r = sc64_turns_to_radians(y, 0.0);
     R = sc64_eval(j, r.hi, r.lo, &bound);
     bound = bound + 0x1p-102 * fabs(r.hi);
     v = sc64_round(R, bound, &differ);
+    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
+    if (clean) {
+        /* Every lane of the chunk is ordinary (the caller checks): the ordinary class
+         * alone, with the same operations, so the same bits and flags. */
+        m = 0u - zero;
+        *flag = differ & (zero ^ 1u);
+        return ((sc64_to_bits(v) ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
+    }
     ordinary = (uint64_t)(a - TP64_LOW_BITS < TP64_HIGH_BITS - TP64_LOW_BITS);
     big = (uint64_t)(a - TP64_BIG_BITS < SC64_INF_BITS - TP64_BIG_BITS);
     tiny = (uint64_t)(a < TP64_LOW_BITS);
-    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
     odd = (uint64_t)(a < TP64_ODD_BITS) & b;
     /* the value of each class, as bits */
     m = 0u - (ordinary & (zero ^ 1u));
@@ -112,7 +124,7 @@ KD_INLINE uint64_t tp64_lane(int use_cos, uint64_t b, uint64_t *flag)
 #define TP32_INF_BITS 0x7f800000u
 #define TP32_COS_LOW_BITS 0x31000000u  /* 2^-29 */
 
-KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
+KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
 {
     const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u, sign = b & 0x80000000u;
     uint32_t a = b & 0x7fffffffu, ac, ordinary, big, below, zero, small, m, out, ybits;
@@ -121,8 +133,13 @@ KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
     uint64_t ysign;
     ac = a < low ? low : a;
     ac = ac > TP32_HIGH_BITS - 1u ? TP32_HIGH_BITS - 1u : ac;
-    memcpy(&xf, &ac, sizeof xf);
-    X = (double)xf;
+    if (clean) {  /* X = |x| from x itself (the same double; this form vectorizes on SSE2) */
+        memcpy(&xf, &b, sizeof xf);
+        X = fabs((double)xf);
+    } else {
+        memcpy(&xf, &ac, sizeof xf);
+        X = (double)xf;
+    }
     nd = (X + TP_SHIFTER) - TP_SHIFTER;
     t = X - nd;
     arg = use_cos ? 0.5 - fabs(t) : t;
@@ -135,6 +152,13 @@ KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
     small = (uint32_t)(fabs(y) < 0x1p-126);
     xf = (float)y;
     memcpy(&ybits, &xf, sizeof ybits);
+    if (clean) {
+        /* Every lane of the chunk is ordinary (the caller checks): as below for that
+         * class, the same operations, so the same bits and flags. */
+        m = 0u - zero;
+        *flag = (zero ^ 1u) & (small | sc32_undecided(y, 29));
+        return ((ybits ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
+    }
     m = 0u - (ordinary & (zero ^ 1u));
     out = (ybits ^ (use_cos ? 0u : sign)) & m;
     m = 0u - (ordinary & zero);
@@ -149,11 +173,17 @@ KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
 }
 #endif
 
-/* One pair of loops per (function, format): use_cos is a constant in each, so the
- * lanes have no control flow and the loops vectorize.  The first computes every
- * output and ORs the lanes' flags; only a block with an undecided lane runs the
- * second, which computes the same lanes again (the same operations: the same flags)
- * to store each flag. */
+/* Loops per (function, format, chunk kind): use_cos and clean are constants in
+ * each, so the lanes have no control flow and the loops vectorize.  The value loops
+ * compute every output and OR the lanes' flags; a clean loop serves a chunk whose
+ * lanes are all ordinary (the classification and its masks left out).  Only a call
+ * with an undecided lane runs the flags loop, which computes the same lanes again
+ * (the same operations, whichever kind: the same flags) to store each flag. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define TRIGPI_CLEAN_VECTORIZE __attribute__((optimize("tree-vectorize", "schedule-insns", "sched-pressure")))
+#else
+#define TRIGPI_CLEAN_VECTORIZE
+#endif
 #define TRIGPI_LOOP(NAME, LANE, USE_COS, UINT, SIZE, FLAG)                                        \
     TRIGPI_VECTORIZE static FLAG NAME(const char *in, char *out, size_t n)               \
     {                                                                                    \
@@ -163,7 +193,21 @@ KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
             UINT b, o;                                                                   \
             FLAG f;                                                                      \
             memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            o = LANE(USE_COS, b, &f);                                                    \
+            o = LANE(USE_COS, 0, b, &f);                                                 \
+            memcpy(out + SIZE * i, &o, sizeof o);                                        \
+            any |= f;                                                                    \
+        }                                                                                \
+        return any;                                                                      \
+    }                                                                                    \
+    TRIGPI_VECTORIZE static FLAG NAME##_clean(const char *in, char *out, size_t n) \
+    {                                                                                    \
+        FLAG any = 0;                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b, o;                                                                   \
+            FLAG f;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            o = LANE(USE_COS, 1, b, &f);                                                 \
             memcpy(out + SIZE * i, &o, sizeof o);                                        \
             any |= f;                                                                    \
         }                                                                                \
@@ -177,7 +221,7 @@ KD_INLINE uint32_t tp32_lane(int use_cos, uint32_t b, uint32_t *flag)
             UINT b;                                                                      \
             FLAG f;                                                                      \
             memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            (void)LANE(USE_COS, b, &f);                                                  \
+            (void)LANE(USE_COS, 0, b, &f);                                               \
             undecided[i] = (unsigned char)f;                                             \
         }                                                                                \
     }
@@ -185,6 +229,34 @@ TRIGPI_LOOP(tp64_sinpi, tp64_lane, 0, uint64_t, 8, uint64_t)
 TRIGPI_LOOP(tp64_cospi, tp64_lane, 1, uint64_t, 8, uint64_t)
 TRIGPI_LOOP(tp32_sinpi, tp32_lane, 0, uint32_t, 4, uint32_t)
 TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
+
+enum { TRIGPI_CHUNK = 256 };
+
+/* The clean float32 lanes vectorize on the FMA targets (avx2, avx512) but not with
+ * GCC on the SSE2 baseline (it cannot vectorize the double comparison turned into a
+ * 32-bit mask), where the general loop is faster: x86-64's baseline runs it for
+ * every chunk (aarch64's baseline, with FMA, takes the clean loops).  Same operations on ordinary lanes either way: the same bits. */
+#if CRTRIG_KERNEL_FMA
+#define TRIGPI_CLEAN32 1
+#else
+#define TRIGPI_CLEAN32 0
+#endif
+
+/* Whether every element of a chunk is ordinary: low <= |x| < high, on the bits. */
+#define TRIGPI_ALL_ORDINARY(NAME, UINT, SIZE, ABS)                                          \
+    TRIGPI_VECTORIZE static int NAME(const char *in, size_t n, UINT low, UINT high)                     \
+    {                                                                                    \
+        UINT outside = 0;                                                                \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            outside |= (UINT)((b & ABS) - low >= high - low);                            \
+        }                                                                                \
+        return outside == 0;                                                             \
+    }
+TRIGPI_ALL_ORDINARY(tp64_all_ordinary, uint64_t, 8, SC64_ABS_MASK)
+TRIGPI_ALL_ORDINARY(tp32_all_ordinary, uint32_t, 4, 0x7fffffffu)
 
 /* First pass over count contiguous float64 (or float32) elements, func CRTRIG_SINPI
  * or CRTRIG_COSPI (in and out must not overlap): out[i] for every i, and, when it
@@ -195,7 +267,18 @@ int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size
                                        unsigned char *undecided)
 {
     const int use_cos = func == 3; /* CRTRIG_COSPI */
-    if (!(use_cos ? tp64_cospi : tp64_sinpi)(in, out, count))
+    uint64_t any = 0;
+    size_t start;
+    for (start = 0; start < count; start += TRIGPI_CHUNK) {
+        size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
+        const char *src = in + 8 * start;
+        char *dst = out + 8 * start;
+        if (tp64_all_ordinary(src, n, TP64_LOW_BITS, TP64_HIGH_BITS))
+            any |= (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n);
+        else
+            any |= (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
+    }
+    if (!any)
         return 0;
     (use_cos ? tp64_cospi_flags : tp64_sinpi_flags)(in, count, undecided);
     return 1;
@@ -205,7 +288,19 @@ int CRTRIG_KERNEL(trigpi_pass_float32)(int func, const char *in, char *out, size
                                        unsigned char *undecided)
 {
     const int use_cos = func == 3; /* CRTRIG_COSPI */
-    if (!(use_cos ? tp32_cospi : tp32_sinpi)(in, out, count))
+    const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u;
+    uint32_t any = 0;
+    size_t start;
+    for (start = 0; start < count; start += TRIGPI_CHUNK) {
+        size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
+        const char *src = in + 4 * start;
+        char *dst = out + 4 * start;
+        if (TRIGPI_CLEAN32 && tp32_all_ordinary(src, n, low, TP32_HIGH_BITS))
+            any |= (use_cos ? tp32_cospi_clean : tp32_sinpi_clean)(src, dst, n);
+        else
+            any |= (use_cos ? tp32_cospi : tp32_sinpi)(src, dst, n);
+    }
+    if (!any)
         return 0;
     (use_cos ? tp32_cospi_flags : tp32_sinpi_flags)(in, count, undecided);
     return 1;
