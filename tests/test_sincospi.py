@@ -73,7 +73,7 @@ def worst_cases(func):
     e in {1, 2, 3, 100, 500, 900, 966, 967, 968} and each input of set (b) at one
     more exponent drawn at random (so every e is reachable over runs of the seed;
     `crtrig verify sinpi --worst-cases` runs the rest).  cospi: the file lists
-    them all."""
+    them all (tools/expand_worst_cases.py writes the whole sinpi list, for verify)."""
     path = float64_inputs.DATA / f"{func}-binary64.wc"
     section, values, set_b = None, [], []
     with open(path, encoding="ascii") as handle:
@@ -180,6 +180,44 @@ def test_every_target_matches_mpfr(func, kind, target):
     x, expected = want(func, kind)
     got = _core.trig_with_target(target, CODE[func], np.ascontiguousarray(x))
     assert_oracle(func, x, got, expected, f"{kind}, target {TARGET_IDS[TARGETS.index(target)]}")
+
+
+def clean_chunk_inputs(dtype):
+    """Chunks of 256 (the first pass's) whose lanes are all "ordinary", so that the
+    first pass's clean loops take them: exact integers, half- and quarter-integers
+    and their neighbours (the zeros, the +-1 and the poles' neighbours of the special
+    values), the clean range's lower ends (float32 sinpi 2^-125, cospi 2^-29; float64
+    2^-60) and upper ends (2^23, 2^51) and their neighbours, and random values; then
+    the same chunks with one non-clean lane each, which sends them through the
+    general loops.  Both must give the oracle's bits on every target."""
+    finfo_tiny = {np.float32: [2.0 ** -125, 2.0 ** -29], np.float64: [2.0 ** -60]}[dtype]
+    top = {np.float32: 2.0 ** 23, np.float64: 2.0 ** 51}[dtype]
+    values = []
+    for k in range(1, 65):
+        values.append(k / 4)
+    for v in [k / 4 for k in range(1, 65)] + finfo_tiny + [top, 2.0 ** 20 + 0.5, 1e5]:
+        v = dtype(v)
+        values += [v, np.nextafter(v, dtype(0)), np.nextafter(v, dtype(np.inf))]
+    rng = np.random.default_rng(256)
+    base = np.array(values, dtype=dtype)
+    base = base[(np.abs(base) >= min(finfo_tiny)) & (np.abs(base) < top)]
+    chunk = np.concatenate([base, rng.uniform(-8, 8, 512 - base.size).astype(dtype)])
+    chunk = np.concatenate([chunk, -chunk])
+    rng.shuffle(chunk)
+    dirty = chunk.copy()
+    dirty[::256] = dtype(0.0)  # one zero per chunk: not ordinary
+    return chunk, dirty
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("func", FUNCS)
+def test_clean_and_general_chunks_match_mpfr(func, dtype, target):
+    for x in clean_chunk_inputs(dtype):
+        x = np.ascontiguousarray(x)
+        got = _core.trig_with_target(target, CODE[func], x)
+        expected = oracle.trigpi(func, x)
+        assert_oracle(func, x, got, expected, f"{dtype.__name__} chunks, target {target}")
 
 
 @pytest.mark.parametrize("stage", [1, 2])

@@ -126,6 +126,7 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
 
 KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
 {
+    (void)clean;  /* the clean float32 lanes: tp32_clean_lane */
     const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u, sign = b & 0x80000000u;
     uint32_t a = b & 0x7fffffffu, ac, ordinary, big, below, zero, small, m, out, ybits;
     float xf;
@@ -133,13 +134,8 @@ KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
     uint64_t ysign;
     ac = a < low ? low : a;
     ac = ac > TP32_HIGH_BITS - 1u ? TP32_HIGH_BITS - 1u : ac;
-    if (clean) {  /* X = |x| from x itself (the same double; this form vectorizes on SSE2) */
-        memcpy(&xf, &b, sizeof xf);
-        X = fabs((double)xf);
-    } else {
-        memcpy(&xf, &ac, sizeof xf);
-        X = (double)xf;
-    }
+    memcpy(&xf, &ac, sizeof xf);
+    X = (double)xf;
     nd = (X + TP_SHIFTER) - TP_SHIFTER;
     t = X - nd;
     arg = use_cos ? 0.5 - fabs(t) : t;
@@ -152,13 +148,6 @@ KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
     small = (uint32_t)(fabs(y) < 0x1p-126);
     xf = (float)y;
     memcpy(&ybits, &xf, sizeof ybits);
-    if (clean) {
-        /* Every lane of the chunk is ordinary (the caller checks): as below for that
-         * class, the same operations, so the same bits and flags. */
-        m = 0u - zero;
-        *flag = (zero ^ 1u) & (small | sc32_undecided(y, 29));
-        return ((ybits ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
-    }
     m = 0u - (ordinary & (zero ^ 1u));
     out = (ybits ^ (use_cos ? 0u : sign)) & m;
     m = 0u - (ordinary & zero);
@@ -171,14 +160,50 @@ KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
             ((ordinary | big | below) ^ 1u);
     return out;
 }
+
+/* A float32 lane of a clean chunk: tp32_lane's ordinary class, for sinpi with the
+ * narrower 2^-125 <= X < 2^23 (for cospi its whole 2^-29 <= X < 2^23), written as the
+ * float32 sin/cos passes' clean lanes are (sincos_pass.h): the rounding test in 64-bit
+ * lanes (sc32_undecided_top_float32: bit 63 set exactly when sc32_undecided(y, 29) is
+ * 1) and no classification.  The same operations give the same y as tp32_lane, then:
+ *   zeros (arg = 0): y = +-0, the sign from nd's parity; y + 0.0 is then +0 (round to
+ *     nearest: -0 + +0 = +0) and equals y for every other y.  (float)(y + 0.0) ^ sign is
+ *     thus sinpi's +-0 with x's sign and cospi's +0, the special values tp32_lane
+ *     writes, and bits(+0) + 2^28 + 2^11 has bit 28 set, inside the tested field: the
+ *     test passes, as tp32_lane's flag (zero ^ 1) says;
+ *   small: never here.  sinpi: for X < 1/2, t = X >= 2^-125 and |y| >= 2 X (1 - 621 u)
+ *     > 2^-126 (sin(pi t) >= 2t for |t| <= 1/2); for X >= 1/2, t is a multiple of
+ *     ulp(X) >= 2^-24, so t = 0 (a zero) or |y| >= 2^-23.  cospi: arg = 1/2 - |t| is a
+ *     multiple of 2^-52 (above), so 0 or |y| >= 2^-51.
+ * So the output bits and the flag (test failed = bit 63) are tp32_lane's for these
+ * lanes. */
+#define TP32_SIN_CLEAN_LOW_BITS 0x01000000u  /* 2^-125 */
+KD_INLINE uint32_t tp32_clean_lane(int use_cos, uint32_t b, uint64_t *undecided)
+{
+    const uint32_t sign = b & 0x80000000u;
+    uint32_t out;
+    float xf;
+    double X, sh, nd, t, arg, y;
+    memcpy(&xf, &b, sizeof xf);
+    X = fabs((double)xf);
+    sh = X + TP_SHIFTER;
+    nd = sh - TP_SHIFTER;
+    t = X - nd;
+    arg = use_cos ? 0.5 - fabs(t) : t;
+    y = sc32_eval(arg, sc64_to_bits(sh) << 63) + 0.0;
+    *undecided = sc32_undecided_top_float32(y);
+    xf = (float)y;
+    memcpy(&out, &xf, sizeof out);
+    return use_cos ? out : out ^ sign;
+}
 #endif
 
-/* Loops per (function, format, chunk kind): use_cos and clean are constants in
- * each, so the lanes have no control flow and the loops vectorize.  The value loops
- * compute every output and OR the lanes' flags; a clean loop serves a chunk whose
- * lanes are all ordinary (the classification and its masks left out).  Only a call
- * with an undecided lane runs the flags loop, which computes the same lanes again
- * (the same operations, whichever kind: the same flags) to store each flag. */
+/* Loops per (function, format, chunk kind): use_cos is a constant in each, so the
+ * lanes have no control flow and the loops vectorize.  The value loops compute every
+ * output and OR the lanes' flags; the clean loops serve chunks whose lanes are all
+ * ordinary (the classification and its masks left out; the same bits and flags, see
+ * the lanes).  Only a call with an undecided lane runs the flags loop, which computes
+ * the general lanes again (the same operations: the same flags) to store each flag. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define TRIGPI_CLEAN_VECTORIZE __attribute__((optimize("tree-vectorize", "schedule-insns", "sched-pressure")))
 #else
@@ -194,20 +219,6 @@ KD_INLINE uint32_t tp32_lane(int use_cos, int clean, uint32_t b, uint32_t *flag)
             FLAG f;                                                                      \
             memcpy(&b, in + SIZE * i, sizeof b);                                         \
             o = LANE(USE_COS, 0, b, &f);                                                 \
-            memcpy(out + SIZE * i, &o, sizeof o);                                        \
-            any |= f;                                                                    \
-        }                                                                                \
-        return any;                                                                      \
-    }                                                                                    \
-    TRIGPI_VECTORIZE static FLAG NAME##_clean(const char *in, char *out, size_t n) \
-    {                                                                                    \
-        FLAG any = 0;                                                                    \
-        size_t i;                                                                        \
-        for (i = 0; i < n; i++) {                                                        \
-            UINT b, o;                                                                   \
-            FLAG f;                                                                      \
-            memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            o = LANE(USE_COS, 1, b, &f);                                                 \
             memcpy(out + SIZE * i, &o, sizeof o);                                        \
             any |= f;                                                                    \
         }                                                                                \
@@ -230,33 +241,65 @@ TRIGPI_LOOP(tp64_cospi, tp64_lane, 1, uint64_t, 8, uint64_t)
 TRIGPI_LOOP(tp32_sinpi, tp32_lane, 0, uint32_t, 4, uint32_t)
 TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
 
-enum { TRIGPI_CHUNK = 256 };
-
-/* The clean float32 lanes vectorize on the FMA targets (avx2, avx512) but not with
- * GCC on the SSE2 baseline (it cannot vectorize the double comparison turned into a
- * 32-bit mask), where the general loop is faster: x86-64's baseline runs it for
- * every chunk (aarch64's baseline, with FMA, takes the clean loops).  Same operations on ordinary lanes either way: the same bits. */
-#if CRTRIG_KERNEL_FMA
-#define TRIGPI_CLEAN32 1
-#else
-#define TRIGPI_CLEAN32 0
-#endif
-
-/* Whether every element of a chunk is ordinary: low <= |x| < high, on the bits. */
-#define TRIGPI_ALL_ORDINARY(NAME, UINT, SIZE, ABS)                                          \
-    TRIGPI_VECTORIZE static int NAME(const char *in, size_t n, UINT low, UINT high)                     \
+/* float64 clean loops: tp64_lane's clean form. */
+#define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
+    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n)      \
     {                                                                                    \
-        UINT outside = 0;                                                                \
+        uint64_t any = 0;                                                                \
         size_t i;                                                                        \
         for (i = 0; i < n; i++) {                                                        \
-            UINT b;                                                                      \
-            memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            outside |= (UINT)((b & ABS) - low >= high - low);                            \
+            uint64_t b, o, f;                                                            \
+            memcpy(&b, in + 8 * i, sizeof b);                                            \
+            o = tp64_lane(USE_COS, 1, b, &f);                                            \
+            memcpy(out + 8 * i, &o, sizeof o);                                           \
+            any |= f;                                                                    \
         }                                                                                \
-        return outside == 0;                                                             \
+        return any;                                                                      \
     }
-TRIGPI_ALL_ORDINARY(tp64_all_ordinary, uint64_t, 8, SC64_ABS_MASK)
-TRIGPI_ALL_ORDINARY(tp32_all_ordinary, uint32_t, 4, 0x7fffffffu)
+TRIGPI_CLEAN_LOOP64(tp64_sinpi_clean, 0)
+TRIGPI_CLEAN_LOOP64(tp64_cospi_clean, 1)
+
+/* float32 clean loops (tp32_clean_lane), which also check that the chunk is clean, as
+ * sincos_pass.h's do: they keep the largest |b| - low (unsigned: lanes below low wrap
+ * to huge values) and set *outside when it reaches 2^23 - low (the chunk is then
+ * computed again by the general loop).  Returns bit 63 of the OR of the tests. */
+#define TRIGPI_CLEAN_LOOP32(NAME, USE_COS, LOW)                                              \
+    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n,       \
+                                                uint32_t *outside)                         \
+    {                                                                                    \
+        uint64_t any = 0;                                                                \
+        uint32_t spread = 0;                                                             \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            uint32_t b, o, d;                                                            \
+            uint64_t u;                                                                  \
+            memcpy(&b, in + 4 * i, sizeof b);                                            \
+            d = (b & 0x7fffffffu) - (LOW);                                               \
+            spread = d > spread ? d : spread;                                            \
+            o = tp32_clean_lane(USE_COS, b, &u);                                         \
+            memcpy(out + 4 * i, &o, sizeof o);                                           \
+            any |= u;                                                                    \
+        }                                                                                \
+        *outside = spread >= TP32_HIGH_BITS - (LOW);                                     \
+        return any >> 63;                                                                \
+    }
+TRIGPI_CLEAN_LOOP32(tp32_sinpi_clean, 0, TP32_SIN_CLEAN_LOW_BITS)
+TRIGPI_CLEAN_LOOP32(tp32_cospi_clean, 1, TP32_COS_LOW_BITS)
+
+enum { TRIGPI_CHUNK = 256 };
+
+/* Whether every element of a float64 chunk is ordinary: low <= |x| < high. */
+TRIGPI_VECTORIZE static int tp64_all_ordinary(const char *in, size_t n)
+{
+    uint64_t outside = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t b;
+        memcpy(&b, in + 8 * i, sizeof b);
+        outside |= (uint64_t)((b & SC64_ABS_MASK) - TP64_LOW_BITS >= TP64_HIGH_BITS - TP64_LOW_BITS);
+    }
+    return outside == 0;
+}
 
 /* First pass over count contiguous float64 (or float32) elements, func CRTRIG_SINPI
  * or CRTRIG_COSPI (in and out must not overlap): out[i] for every i, and, when it
@@ -273,7 +316,7 @@ int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size
         size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        if (tp64_all_ordinary(src, n, TP64_LOW_BITS, TP64_HIGH_BITS))
+        if (tp64_all_ordinary(src, n))
             any |= (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n);
         else
             any |= (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
@@ -288,17 +331,18 @@ int CRTRIG_KERNEL(trigpi_pass_float32)(int func, const char *in, char *out, size
                                        unsigned char *undecided)
 {
     const int use_cos = func == 3; /* CRTRIG_COSPI */
-    const uint32_t low = use_cos ? TP32_COS_LOW_BITS : 1u;
-    uint32_t any = 0;
+    uint64_t any = 0;
     size_t start;
     for (start = 0; start < count; start += TRIGPI_CHUNK) {
         size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
         const char *src = in + 4 * start;
         char *dst = out + 4 * start;
-        if (TRIGPI_CLEAN32 && tp32_all_ordinary(src, n, low, TP32_HIGH_BITS))
-            any |= (use_cos ? tp32_cospi_clean : tp32_sinpi_clean)(src, dst, n);
-        else
+        uint32_t outside;
+        uint64_t clean = (use_cos ? tp32_cospi_clean : tp32_sinpi_clean)(src, dst, n, &outside);
+        if (outside)
             any |= (use_cos ? tp32_cospi : tp32_sinpi)(src, dst, n);
+        else
+            any |= clean;
     }
     if (!any)
         return 0;
