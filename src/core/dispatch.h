@@ -91,6 +91,7 @@ const crtrig_target *crtrig_target_entry(int i);
                                      double *);                                                    \
     void crtrig_sincos_pass_value_##suffix(int, double, double *, double *);                     \
     int crtrig_sincos64_pass_value_##suffix(int, double, int, double *, double *, double *);       \
+    int crtrig_sincos64_one_##suffix(int, double, double *);                                       \
     int crtrig_window_pass_value_##suffix(const struct crtrig_window_coef *, int, double, double, double, double, double *, double *); \
     int crtrig_window64_pass_value_##suffix(const struct crtrig_window_coef *, const double *, double *, double *, double *); \
     int crtrig_trigpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \

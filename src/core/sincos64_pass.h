@@ -146,3 +146,27 @@ int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi
     *lo = v.lo;
     return (int)flag;
 }
+
+/* One element in normal operation (the small calls of sincos_array.c: a Python
+ * float, a NumPy float64 scalar): the first pass's lane for one x, without the
+ * chunk set-up.  Tiny |x| are copied as the pass copies them; an ordinary x takes
+ * the small reduction below 2^17 and the large one above (each lane's result, when
+ * decided, is the correctly rounded value, whichever reduction: sincos64_core.h).
+ * Returns 0 with *y that value, or 1 for inf, NaN and a failed rounding test, which
+ * the per-element stages then decide. */
+int CRTRIG_KERNEL(sincos64_one)(int func, double x, double *y)
+{
+    uint64_t b = sc64_to_bits(x), a = b & SC64_ABS_MASK, flag, o;
+    kdd_t v;
+    double e;
+    if (a >= SC64_INF_BITS)
+        return 1;
+    if (a < SC64_TINY_BITS) {
+        *y = func ? 1.0 : x;
+        return 0;
+    }
+    o = a < SC64_SMALL_BITS ? sc64_lane(func, 0, 1, b, &flag, &v, &e)
+                            : sc64_lane(func, 1, 1, b, &flag, &v, &e);
+    *y = sc64_from_bits(o);
+    return flag != 0;
+}

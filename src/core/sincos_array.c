@@ -361,27 +361,42 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
     return rc;
 }
 
-/* A call of one float32 element in normal operation (a NumPy float32 scalar, a
- * one-element array): the element through the scalar stages, decide_element from
- * the double stage, which reads in[0] before it writes out[0].  Those are the very
- * results of every target's array kernel (the scalar path is the reference the
- * passes are checked against bit for bit: tests/test_simd_target.py and the
- * first-use self-check), without the block set-up or the self-check lookup.  The
- * SIMD first pass never runs for such a call, so its self-check runs at the first
- * call that uses it.  float64 keeps the array kernel: its scalar path starts at
- * double-double (sincos.c), dearer for one element than the pass.  Measured with
- * callgrind (np.sin next to crtrig.sin on np.float32(0.5), 20,000 calls, the
- * difference from 0 calls): 2,904 -> 2,651 instructions per call (numpy: 2,322). */
+/* A call of one float32 or float64 element in normal operation (a Python float, a
+ * NumPy scalar, a one-element array), without the block set-up or the self-check
+ * lookup.  float32: the element through the scalar stages, decide_element from the
+ * double stage, which reads in[0] before it writes out[0].  float64: its scalar path
+ * starts at double-double (sincos.c), dearer for one element than the first pass, so
+ * the baseline's first-pass lane runs on the element alone (crtrig_sincos64_one,
+ * sincos64_pass.h), and the scalar stages decide what it leaves.  Both give the very
+ * results of every target's array kernel (a decided lane is the correctly rounded
+ * value; the scalar path is the reference the passes are checked against bit for bit:
+ * tests/test_simd_target.py and the first-use self-check; the baseline is the
+ * self-check's fallback, never replaced by it).  The active target's first pass never
+ * runs for such a call, so its self-check runs at the first call that uses it.
+ * Measured with callgrind (np.sin next to crtrig.sin, 20,000 calls, the difference
+ * between 30,000 and 10,000 calls, target avx2): np.float32(0.5) 2,904 -> 2,651
+ * instructions per call (numpy: 2,322); the Python float 0.7 2,393 -> 2,243 (numpy
+ * 1,776), np.float64(0.7) 2,758 -> 2,590 (numpy 2,196). */
 static int small_call(trig_call_state *call, size_t count)
 {
     crtrig_trig_task task;
     size_t i;
     int rc = CRTRIG_OK;
     crtrig_trig_task_init(&task, NULL, NULL);
-    for (i = 0; i < count && rc == CRTRIG_OK; i++)
+    for (i = 0; i < count && rc == CRTRIG_OK; i++) {
+        const char *in_slot = call->in + (ptrdiff_t)i * call->in_stride;
+        char *out_slot = call->out + (ptrdiff_t)i * call->out_stride;
+        double x, y;
+        if (call->dtype == CRTRIG_FLOAT64) {
+            memcpy(&x, in_slot, sizeof x);  /* read before out_slot is written */
+            if (!crtrig_sincos64_one_baseline((int)call->func, x, &y)) {
+                memcpy(out_slot, &y, sizeof y);
+                continue;
+            }
+        }
         rc = decide_element(&task, (int)call->func, call->dtype, CRTRIG_STAGE_DOUBLE,
-                            call->in + (ptrdiff_t)i * call->in_stride,
-                            call->out + (ptrdiff_t)i * call->out_stride);
+                            in_slot, out_slot);
+    }
     crtrig_trig_task_end(&task);
     call->saw_infinity = task.saw_infinity;
     return rc;
@@ -428,7 +443,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.saw_infinity = 0;
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
-    if (checked && !counts && count <= SMALL_CALL && dtype == CRTRIG_FLOAT32 &&
+    if (checked && !counts && count <= SMALL_CALL && (dtype == CRTRIG_FLOAT32 || dtype == CRTRIG_FLOAT64) &&
         (func == CRTRIG_SIN || func == CRTRIG_COS)) {
         rc = small_call(&call, count);
         crtrig_fpenv_leave(&env, call.saw_infinity);
