@@ -54,7 +54,8 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
     double ax, q, w, ks, kd, y, bound, v;
     kdd_t r, R;
     ac = ac > TP64_HIGH_BITS - 1u ? TP64_HIGH_BITS - 1u : ac;
-    ax = sc64_from_bits(clean ? a : ac);
+    (void)clean;  /* the clean float64 lanes: tp64_clean_lane */
+    ax = sc64_from_bits(ac);
     q = (ax * 0.5 + TP_SHIFTER) - TP_SHIFTER;
     w = 128.0 * (ax - 2.0 * q);
     ks = w + TP_SHIFTER;
@@ -70,13 +71,6 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
     bound = bound + 0x1p-102 * fabs(r.hi);
     v = sc64_round(R, bound, &differ);
     zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
-    if (clean) {
-        /* Every lane of the chunk is ordinary (the caller checks): the ordinary class
-         * alone, with the same operations, so the same bits and flags. */
-        m = 0u - zero;
-        *flag = differ & (zero ^ 1u);
-        return ((sc64_to_bits(v) ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
-    }
     ordinary = (uint64_t)(a - TP64_LOW_BITS < TP64_HIGH_BITS - TP64_LOW_BITS);
     big = (uint64_t)(a - TP64_BIG_BITS < SC64_INF_BITS - TP64_BIG_BITS);
     tiny = (uint64_t)(a < TP64_LOW_BITS);
@@ -98,6 +92,45 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
         *flag = (ordinary & differ & (zero ^ 1u)) | ((ordinary | big | is_zero) ^ 1u);
     }
     return out;
+}
+
+/* A float64 lane of a clean chunk: tp64_lane's ordinary class for 2^-60 <= |x| <
+ * 2^44, with fewer operations and the same results.
+ *   w = 128 |x|: exact (a power of 2; 2^-53 <= w < 2^51).  ks = RN(w + 1.5 2^52),
+ *   kd = ks - 1.5 2^52 (exact) = the integer nearest w, ties to even (|w| < 2^51:
+ *   the sum lies in (2^52, 2^53), where the ulp is 1), y = w - kd (exact).
+ *   tp64_lane computes w' = 128 (|x| - 2q) = w - 256 q (exact, q an integer); rounding
+ *   to the nearest integer, ties to even, commutes with subtracting the even integer
+ *   256 q, so its kd' = kd - 256 q, y' = y and j' = j (mod 256; j from the bits of
+ *   ks as there, 2^51 + kd being a multiple of 256 plus kd mod 256).
+ *   r: tp64_lane's sc64_turns_to_radians(y, 0) computes p = two_prod(y, H), then
+ *   kd_mul_add(y, L, kd_mul_add(0, H, p.lo)); the inner term is p.lo exactly (0 H = +0,
+ *   and p.lo, the exact residual of y H, is +0 when it is zero: an exact zero sum of
+ *   nonzero terms is +0 under round to nearest, and kernel_dd.h's FMA-free product adds
+ *   +0 terms (a_lo = a - a_hi is +0 when zero) to any -0 one).  So dropping it changes
+ *   nothing: r is the same double-double, and so are R, the bound, v and the flags.
+ * The zeros are replaced as in tp64_lane; so are the outputs and the flags. */
+#define TP64_CLEAN_HIGH_BITS 0x42b0000000000000u  /* 2^44 */
+KD_INLINE uint64_t tp64_clean_lane(int use_cos, uint64_t b, uint64_t *flag)
+{
+    const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
+    uint64_t differ, j, zero, m;
+    double w = 128.0 * sc64_from_bits(b & SC64_ABS_MASK), ks, kd, y, q, bound, v;
+    kdd_t p, r, R;
+    ks = w + TP_SHIFTER;
+    kd = ks - TP_SHIFTER;
+    y = w - kd;
+    j = (sc64_to_bits(ks) + (use_cos ? 64u : 0u)) & 255u;
+    p = kd_two_prod(y, SC64_PI_128_H);
+    q = kd_mul_add(y, SC64_PI_128_L, p.lo);
+    r = kd_two_sum(p.hi, q);
+    R = sc64_eval(j, r.hi, r.lo, &bound);
+    bound = bound + 0x1p-102 * fabs(r.hi);
+    v = sc64_round(R, bound, &differ);
+    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
+    m = 0u - zero;
+    *flag = differ & (zero ^ 1u);
+    return ((sc64_to_bits(v) ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
 }
 
 /* float32 lane.  X = |x| as a double (exact); ordinary: 2^-149 <= X < 2^23 (and
@@ -241,7 +274,7 @@ TRIGPI_LOOP(tp64_cospi, tp64_lane, 1, uint64_t, 8, uint64_t)
 TRIGPI_LOOP(tp32_sinpi, tp32_lane, 0, uint32_t, 4, uint32_t)
 TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
 
-/* float64 clean loops: tp64_lane's clean form. */
+/* float64 clean loops (tp64_clean_lane). */
 #define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
     TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n)      \
     {                                                                                    \
@@ -250,7 +283,7 @@ TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
         for (i = 0; i < n; i++) {                                                        \
             uint64_t b, o, f;                                                            \
             memcpy(&b, in + 8 * i, sizeof b);                                            \
-            o = tp64_lane(USE_COS, 1, b, &f);                                            \
+            o = tp64_clean_lane(USE_COS, b, &f);                                         \
             memcpy(out + 8 * i, &o, sizeof o);                                           \
             any |= f;                                                                    \
         }                                                                                \
@@ -288,7 +321,7 @@ TRIGPI_CLEAN_LOOP32(tp32_cospi_clean, 1, TP32_COS_LOW_BITS)
 
 enum { TRIGPI_CHUNK = 256 };
 
-/* Whether every element of a float64 chunk is ordinary: low <= |x| < high. */
+/* Whether every element of a float64 chunk is clean: 2^-60 <= |x| < 2^44. */
 TRIGPI_VECTORIZE static int tp64_all_ordinary(const char *in, size_t n)
 {
     uint64_t outside = 0;
@@ -296,7 +329,7 @@ TRIGPI_VECTORIZE static int tp64_all_ordinary(const char *in, size_t n)
     for (i = 0; i < n; i++) {
         uint64_t b;
         memcpy(&b, in + 8 * i, sizeof b);
-        outside |= (uint64_t)((b & SC64_ABS_MASK) - TP64_LOW_BITS >= TP64_HIGH_BITS - TP64_LOW_BITS);
+        outside |= (uint64_t)((b & SC64_ABS_MASK) - TP64_LOW_BITS >= TP64_CLEAN_HIGH_BITS - TP64_LOW_BITS);
     }
     return outside == 0;
 }
