@@ -785,7 +785,7 @@ def gaussian(M, std, sym=True, *, xp=None, device=None, dtype=_np.float64, out=N
     std : float, int, Fraction, Decimal or decimal string
         The standard deviation, read as an exact rational (a float as its shortest
         decimal: 0.1 is 1/10, as `general_hamming` reads alpha); nonzero (scipy divides
-        by zero for 0: ValueError here); a negative std gives the same window as |std|.
+        by zero for 0: ValueError here); a negative std gives the same window as abs(std).
     sym, xp, device, dtype, out
         As in `hann`.
 
@@ -821,7 +821,7 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
     """Return the generalized Gaussian window of length `M`, correctly rounded;
     scipy.signal.windows.general_gaussian's interface.
 
-    w[n] = exp(-(1/2) |(n - (L - 1)/2)/sig|^(2p)), n = 0 .. M-1, L as in `gaussian`,
+    w[n] = exp(-(1/2) abs((n - (L - 1)/2)/sig)^(2p)), n = 0 .. M-1, L as in `gaussian`,
     each value the exact real number rounded once to nearest-even into `dtype`.
     crtrig computes it when 2p is an integer from 1 to 1024 (p = 1 is `gaussian`
     with std = sig; p = 1.5 scipy's example) and for p = 0 (exp(-1/2) everywhere,
@@ -889,7 +889,7 @@ def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype
     """Return the exponential (Poisson) window of length `M`, correctly rounded;
     scipy.signal.windows.exponential's interface.
 
-    w[n] = exp(-|n - center| / tau), n = 0 .. M-1; center defaults to (L - 1)/2 with
+    w[n] = exp(-abs(n - center) / tau), n = 0 .. M-1; center defaults to (L - 1)/2 with
     L = M if `sym` else M + 1 (scipy's extension for the periodic window), each value
     the exact real number rounded once to nearest-even into `dtype`.
 
