@@ -254,20 +254,22 @@ static int exp_argument(double ax, dd_t D, double s, int P, dd_t *q)
     return 0;
 }
 
-/* Quick float64 test: y = hi + lo with hi = RN(hi + lo), |hi| >= 1/2, |y - exact| <=
- * e.  The rounding boundaries next to hi are at least ulp(hi)/4 away (ulp/4 below a
- * power of two), so |lo| + e < ulp(hi)/4 means the exact value rounds to hi (not a
- * tie: strict).  RN(|lo| + 1.5 e) < ulp/4 implies it, as e >= 2^-52 |lo| here
- * (e >= 2^-88 |hi| and |lo| <= 2^-53 |hi|). */
+/* Quick float64 test: y = hi + lo with hi = RN(hi + lo), |hi| >= 2^-968, |y - exact|
+ * <= e.  The rounding boundaries next to hi are hi +- ulp(hi)/2, or, when hi is a
+ * power of two, hi - ulp/4 below (and hi + ulp/2 above): with g = ulp/2 (ulp/4 for a
+ * power of two), |lo| + e < g puts the exact value strictly between them: it rounds
+ * to hi (not a tie: strict).  RN(|lo| + 1.5 e) < g implies it, as e >= 2^-52 |lo|
+ * here (e >= 2^-88 |hi| at every call and |lo| <= 2^-53 |hi|). */
 static int quick_decide64(dd_t y, double e, double *result)
 {
-    uint64_t bits;
-    double quarter;
+    uint64_t bits, field;
+    double g;
     memcpy(&bits, &y.hi, sizeof bits);
-    bits = ((bits >> 52) & 0x7ff) - 54;  /* exponent field of ulp(hi)/4 (>= 1022 - 54) */
-    bits <<= 52;
-    memcpy(&quarter, &bits, sizeof quarter);
-    if (fabs(y.lo) + 1.5 * e < quarter) {
+    field = (bits >> 52) & 0x7ff;  /* >= 55 */
+    field -= (bits & 0xfffffffffffffu) == 0 ? 54 : 53;
+    field <<= 52;
+    memcpy(&g, &field, sizeof g);
+    if (fabs(y.lo) + 1.5 * e < g) {
         *result = y.hi;
         return 1;
     }
@@ -348,6 +350,91 @@ static int exp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, dou
     return crtrig_decide_dd(F, e * scale, fmt, result);
 }
 
+/* exp(-q) for q = s (|x| d)^P, P <= 2, in double-double at its true magnitude, and
+ * whether it can be used there: 0 when q > limit (the caller computes otherwise).
+ * Relative error <= eps_f = 2^-88: exp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
+ * q <= 745.2 and eps_q <= 2^-102.2 (dd_mul_d of D: 2^-102.7; and for P = 2 one
+ * dd_mul, 2 (1 + beta) - 1 + 2^-103: 2^-101.4): 745.2 1.03 2^-101.4 < 2^-91.8, and
+ * 2^-88.7 + 2^-91.8 < 2^-88.  The scaling by 2^k is exact: q <= 620 gives k >=
+ * -896, the value and its lo part normal. */
+static int fresh_exp(dd_t q, double limit, dd_t *w)
+{
+    int k;
+    double scale;
+    if (!(q.hi <= limit))
+        return 0;
+    *w = exp_dd_scaled(-q.hi, -q.lo, &k);
+    scale = pow2i(k);
+    w->hi *= scale;
+    w->lo *= scale;
+    return 1;
+}
+
+/* A block of n <= EXP_BLOCK elements whose |x| are a, a + h, ..., a + (n-1) h
+ * (increasing, written at out[first + dir j], j = 0 .. n-1), by a recurrence:
+ *   P = 1: q_j = s d a + j s d h, so w_{j+1} = w_j g, g = exp(-s d h);
+ *   P = 2: q_{j+1} - q_j = s d^2 h (2a + (2j+1) h) =: D_j, so w_{j+1} = w_j rho_j,
+ *          rho_j = exp(-D_j), rho_{j+1} = rho_j G, G = exp(-2 s d^2 h^2).
+ * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
+ * eps_f = 2^-88 each: fresh_exp; their arguments are formed from D as in
+ * exp_argument, D_0 = s (d h)(d (2a + h)) with two dd_mul_d and one dd_mul:
+ * relative 2^-101.4, within fresh_exp's eps_q), each later value one dd_mul
+ * (2^-103).  By induction (first order; the products of the error terms are below
+ * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
+ * (rel(rho_j) + 2^-103) <= (1 + J + J^2/2)(eps_f + 2^-103), also for P = 1 (there
+ * rel(w_J) <= (1 + J)(eps_f + 2^-103)).  e = w.hi (1 + J + J^2/2) 2^-87.4 covers that
+ * with room (2^-87.4 / (2^-88 + 2^-103) > 1.5) for |w.hi| vs |w|, e's own rounding
+ * and the 2^-103 (|y| + e) of crtrig_decide_dd.
+ * The caller has checked that q at the far end (a + (n-1) h) is at most `limit`
+ * (620 for float64, zero_above otherwise): every w_j >= exp(-620) > 2^-895, so the
+ * products and their lo parts stay normal.  a, h < 2^25 and d h >= 2^-300 (the
+ * caller): 2a + h, a and h are exact, and no argument underflows (a = 0 gives
+ * q_0 = 0 exactly, w_0 = 1). */
+enum { EXP_BLOCK = 64 };
+
+static size_t exp_block(double a, double h, int n, dd_t D, double s, int P, crtrig_dtype fmt,
+                        double limit, double *out, unsigned char *undecided, ptrdiff_t first, int dir)
+{
+    dd_t w, rho, G, q, dh;
+    size_t missing = 0;
+    int j;
+    dh = dd_mul_d(D, h);
+    if (P == 1) {
+        q = dd_mul_d(D, a);
+        rho = dh;
+        G = dd_make(1.0, 0.0);
+    } else {
+        dd_t b = dd_mul_d(D, a), c = dd_mul_d(D, 2.0 * a + h);
+        q = dd_mul(b, b);
+        rho = dd_mul(dh, c);
+        G = dd_mul(dh, dh);
+        G.hi *= 2.0 * s;
+        G.lo *= 2.0 * s;
+    }
+    q.hi *= s;
+    q.lo *= s;
+    rho.hi *= s;
+    rho.lo *= s;
+    if (!fresh_exp(q, limit, &w) || !fresh_exp(rho, limit, &rho) || (P == 2 && !fresh_exp(G, limit, &G)))
+        return (size_t)-1;  /* not expected (the caller's checks); the caller goes direct */
+    for (j = 0; j < n; j++) {
+        double r, e = w.hi * (1.0 + (double)j + 0.5 * (double)j * (double)j) * 0x1.8p-88;
+        ptrdiff_t i = first + (ptrdiff_t)dir * j;
+        if ((fmt == CRTRIG_FLOAT64 && quick_decide64(w, e, &r)) || crtrig_decide_dd(w, e, fmt, &r)) {
+            out[i] = r;
+            undecided[i] = 0;
+        } else {
+            out[i] = NAN;
+            undecided[i] = 1;
+            missing++;
+        }
+        w = dd_mul(w, rho);
+        if (P == 2)
+            rho = dd_mul(rho, G);
+    }
+    return missing;
+}
+
 static CRTRIG_NOINLINE size_t exp_fill_work(double x0, double step, size_t count, dd_t D, double s, int P,
                                             crtrig_dtype fmt, double *out, unsigned char *undecided)
 {
@@ -356,16 +443,38 @@ static CRTRIG_NOINLINE size_t exp_fill_work(double x0, double step, size_t count
      * is irrational) iff q > (p - emin) ln2; q.hi above Z = (p - emin) ln2_up
      * (1 + 2^-40) is above it even after q's relative error (< 2^-75). */
     double zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);
-    size_t i, missing = 0;
-    for (i = 0; i < count; i++) {
-        double x = x0 + (double)i * step, r;
-        if (exp_element(fabs(x), D, s, P, fmt, zero_above, &r)) {
-            out[i] = r;
-            undecided[i] = 0;
-        } else {
-            out[i] = NAN;
-            undecided[i] = 1;
-            missing++;
+    double limit = fmt == CRTRIG_FLOAT64 ? 620.0 : zero_above;
+    size_t i, b, missing = 0;
+    for (b = 0; b < count; b += EXP_BLOCK) {
+        size_t n = count - b < EXP_BLOCK ? count - b : EXP_BLOCK;
+        double xa = x0 + (double)b * step, xb = x0 + (double)(b + n - 1) * step;
+        double h = fabs(step), lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
+        /* The recurrence (exp_block) for a block where |x| is monotone (no sign
+         * change inside), with a, h < 2^25, d h >= 2^-300, and q at the far end,
+         * estimated in double as s (d_hi hi_x)^P (relative error < 2^-50), at most
+         * limit (1 - 2^-40), so that the exact q is at most limit. */
+        if (P <= 2 && n >= 8 && xa * xb >= 0.0 && hi_x < 0x1p25 && h < 0x1p25 && D.hi * h >= 0x1p-300) {
+            double t = D.hi * hi_x, far = s * (P == 1 ? t : t * t);
+            if (far <= limit * (1.0 - 0x1p-40)) {
+                int forward = fabs(xa) <= fabs(xb);
+                size_t got = exp_block(lo_x, h, (int)n, D, s, P, fmt, limit, out, undecided,
+                                       (ptrdiff_t)(forward ? b : b + n - 1), forward ? 1 : -1);
+                if (got != (size_t)-1) {
+                    missing += got;
+                    continue;
+                }
+            }
+        }
+        for (i = b; i < b + n; i++) {
+            double x = x0 + (double)i * step, r;
+            if (exp_element(fabs(x), D, s, P, fmt, zero_above, &r)) {
+                out[i] = r;
+                undecided[i] = 0;
+            } else {
+                out[i] = NAN;
+                undecided[i] = 1;
+                missing++;
+            }
         }
     }
     return missing;
