@@ -557,3 +557,46 @@ def exp_window(name: str, M: int, sym: bool, params, fmts=FLOAT_FORMATS) -> dict
             values = values.astype(np.float32)
         result[fmt] = values.astype(NUMPY_DTYPES[fmt])
     return result
+
+
+# ---------------------------------------------------------------------------
+# Kaiser's window: mpmath's besseli at scipy's own argument beta sqrt(1 - t^2),
+# t = (n - alpha)/alpha, alpha = (L - 1)/2 (not the series crtrig sums).
+# ---------------------------------------------------------------------------
+
+def kaiser_value(L: int, n: int, beta: Fraction, fmt) -> float:
+    """Element n of scipy's kaiser window of L >= 2 points (beta an exact rational),
+    correctly rounded into fmt."""
+    beta = abs(Fraction(beta))
+    alpha = Fraction(L - 1, 2)
+    t = (n - alpha) / alpha
+    inner = 1 - t * t  # exact
+    if beta == 0 or inner == 1:
+        return 1.0
+
+    def evaluate(prec: int):
+        # sqrt, products and quotients: relative 2^-w each (w = prec + 16); I0'/I0 <= 1,
+        # so an argument error of beta 2^-w changes I0 by a relative beta 2^(1 - w);
+        # besseli itself is accurate to a few ulps.  Claimed: (beta + 16) 2^(4 - w).
+        with mpmath.workprec(prec + 16):
+            b = mpmath.mpf(beta.numerator) / beta.denominator
+            z = b * mpmath.sqrt(mpmath.mpf(inner.numerator) / inner.denominator)
+            value = mpmath.besseli(0, z) / mpmath.besseli(0, b)
+        return value, _exact(value) * gmpy2.mpq(int(beta) + 17, 2 ** (prec + 12))
+
+    return correctly_rounded(evaluate, fmt)
+
+
+def kaiser_window(M: int, sym: bool, beta: Fraction, fmts=FLOAT_FORMATS) -> dict:
+    """The whole window in each format (M <= 1: ones; sym=False: scipy's _extend)."""
+    L = M if sym else M + 1
+    result = {}
+    for fmt in fmts:
+        values = np.ones(M, dtype=np.float64)
+        if M > 1:
+            for n in range(M):
+                values[n] = kaiser_value(L, n, beta, fmt) if 2 * n <= L - 1 else values[L - 1 - n]
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result

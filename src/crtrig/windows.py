@@ -38,7 +38,7 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _exp_windows, _rational, _rational_windows, _windows
+from . import _exp_windows, _kaiser_window, _rational, _rational_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -944,8 +944,70 @@ def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype
 
 
 def kaiser(M, beta, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("kaiser", f"{_NOT_YET} (it needs a correctly rounded quotient of Bessel I0 "
-                            "values)", M, sym, dtype, out, xp, device)
+    """Return the Kaiser window of length `M`, correctly rounded;
+    scipy.signal.windows.kaiser's interface.
+
+    w[n] = I0(beta sqrt(1 - t^2)) / I0(beta), t = 2n/(L - 1) - 1, n = 0 .. M-1, L = M
+    if `sym` else M + 1 (scipy's extension), each value the exact quotient rounded
+    once to nearest-even into `dtype` (not a quotient of rounded values): with
+    y = beta^2 n (L - 1 - n)/(L - 1)^2, w = S(y)/S(beta^2/4), S(y) = sum_k
+    y^k/(k!)^2, evaluated in double-double by the C core (src/core/bessel_i0.c) with
+    an exact integer fallback.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (1 gives ``[1.]``); at most 2**26 - 1 here.
+    beta : float, int, Fraction, Decimal or decimal string
+        The shape, read as an exact rational (floats as their shortest decimal: 8.6 is
+        43/5); abs(beta) at most 600 (NotImplementedError above); 0 gives ones.
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    NotImplementedError
+        abs(beta) > 600 or M above 2**26 - 1 (the message names
+        ``scipy.signal.windows.kaiser``, float64, not correctly rounded).
+    TypeError, ValueError
+        `beta` is not a finite number of the kinds above, or `M`, `sym`, `dtype`,
+        `xp`, `device`, `out` are wrong as in `hann`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.kaiser(5, 8.6))
+    [0.00133251 0.34039362 1.         0.34039362 0.00133251]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "kaiser", xp, device)
+    shape = abs(_param_fraction(beta, "kaiser", "beta"))
+    if shape > _kaiser_window.MAX_BETA:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser() is not implemented for abs(beta) > {_kaiser_window.MAX_BETA:g} (got "
+            f"{_shown(beta)}).  scipy.signal.windows.kaiser computes it in float64, not correctly rounded")
+    L = M + 1 if periodic else M
+    if L > _kaiser_window.MAX_LENGTH:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser() is not implemented for M = {M} (at most 2**26 - 1).  "
+            "scipy.signal.windows.kaiser computes it in float64, not correctly rounded")
+    if M <= 1 or shape == 0:
+        return _ones(M, dt, out)
+    target = _np.dtype(dt if out is None else out.dtype)
+    if L == 2:  # t = -1, 1: 1/I0(beta)
+        value = _kaiser_window.quotient_rounded(_Fraction(0), shape * shape / 4,
+                                                _exp_windows.format_code(target))
+        values = _exp_windows._cast(_np.full(M, value), target)
+    else:
+        values = _kaiser_window.window(L, M, shape, target)
+    if out is None:
+        return values
+    out[...] = values
+    return out
 
 
 def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
@@ -995,10 +1057,6 @@ _not_done_doc(bohman, "The Bohman window",
 _not_done_doc(barthann, "The modified Bartlett-Hann window",
               "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
 _not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
-_not_done_doc(kaiser, "The Kaiser window",
-              "I0(beta sqrt(1 - t^2))/I0(beta) correctly rounded needs new exp and I0 pieces in the C "
-              "core: not done yet.", "beta : float\n        The shape parameter (scipy's signature).\n    ",
-              example="8, 8.6")
 _not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
               "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
               example="8, 8.6", extra_raises=", or sym=False or an odd M (ValueError, as in scipy)")
