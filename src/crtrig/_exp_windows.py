@@ -4,15 +4,16 @@ w = exp(-q) with an exact rational q, correctly rounded.
 Every element is q = s (|x| d)^P with x an integer (x = 2n - (L - 1), or n cd - cn
 for exponential's own centre), d > 0 an exact rational, s in {1/2, 1} and an
 integer power 1 <= P <= 1024.  The C core (src/core/exp.c) evaluates exp(-q) in
-double-double with a proven bound and decides the rounding of almost every
-element; the few it cannot decide (float64 results below 2^-894, and elements
-whose bound straddles a rounding boundary) are finished here, exactly, in Python
-integers (:func:`exp_neg_rounded`: an enclosure of exp(-q) that is tightened until
+double-double with a proven bound (directly, or for P <= 2 by a recurrence in
+blocks of 64) and decides the rounding of almost every element; the few it cannot
+decide (an enclosure straddling a rounding boundary) are finished here, exactly, in
+Python integers (:func:`exp_neg_rounded`: an enclosure of exp(-q) that is tightened until
 both ends round alike; it terminates since exp(-q) is transcendental for q != 0).
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -37,8 +38,8 @@ def round_fixed(N: int, F: int, fmt: int) -> float:
     e = N.bit_length() - 1 - F            # 2^e <= N/2^F < 2^(e+1)
     quantum = max(e - p + 1, emin - p + 1)  # exponent of the last kept bit
     shift = F + quantum                   # N/2^F = (N / 2^shift) 2^quantum
-    if shift <= 0:
-        return float(N << -shift) * 2.0 ** quantum if quantum >= -1074 else _ldexp(N << -shift, quantum)
+    if shift <= 0:  # N/2^F is an integer multiple of 2^quantum: exact
+        return _ldexp(N << -shift, quantum)
     m, rest = N >> shift, N & ((1 << shift) - 1)
     half = 1 << (shift - 1)
     if rest > half or (rest == half and m & 1):
@@ -48,7 +49,6 @@ def round_fixed(N: int, F: int, fmt: int) -> float:
 
 def _ldexp(m: int, e: int) -> float:
     """m 2^e for an integer m of at most 54 bits whose value is a double: exact."""
-    import math
     return math.ldexp(float(m), e)
 
 
