@@ -73,7 +73,7 @@ def test_exact_fallback(fmt):
 
 
 @pytest.mark.parametrize("fmt", FLOATS)
-@pytest.mark.parametrize("P", [1, 2, 3, 40])
+@pytest.mark.parametrize("P", [1, 2, 3, 40, 64, 65, 1024])
 def test_c_fill_over_the_whole_range(fmt, P):
     """The C fill (with the fallback for what it leaves undecided) vs the oracle at
     every element, d chosen so that q = (1/2)(|x| d)^P sweeps [0, 1.05 Z] (Z: the

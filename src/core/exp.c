@@ -200,10 +200,12 @@ static dd_t exp_dd_scaled(double y_hi, double y_lo, int *k_out)
  * powering takes at most 2 floor(log2 P) <= 20 dd_mul (2^-103 each): the computed
  * power is (|x| d)^P (1 + beta)^P (1 + gamma), |gamma| <= 20.01 2^-103, so
  * |q_computed/q - 1| <= (P + 21) 2^-102.7 (1.001) <= (3P + 4) 2^-101 / 1.03 for
- * every P >= 1 (the stated eps_q).  For P >= 3 the power is carried as a mantissa
+ * every P >= 1 (the stated eps_q).  For P > 64 the power is carried as a mantissa
  * in [1/4, 1) and a binary exponent (renormalised by exact powers of two), so
- * nothing overflows or underflows whatever P; for P <= 2 the prechecks below keep
- * b and b^2 within [2^-60, 2^14].
+ * nothing overflows or underflows whatever P.  For P <= 64 the prechecks below
+ * (P (eb - 1) <= 12 and P eb >= -56 when they pass) keep b in [2^(-56/P - 1),
+ * 2^(12/P + 1)) and b^P in [2^(-56 - P), 2^(12 + P)): every power b^j, j <= P, lies
+ * between b and b^P, inside [2^-120, 2^76], where dd_mul's bound holds.
  * Prechecks with b.hi = m 2^eb, m in [1/2, 1): b in [2^(eb-1), 2^eb) (1 +- 2^-100). */
 static int exp_argument(double ax, dd_t D, double s, int P, dd_t *q)
 {
@@ -213,12 +215,26 @@ static int exp_argument(double ax, dd_t D, double s, int P, dd_t *q)
         return 1;
     b = dd_mul_d(D, ax);
     (void)frexp(b.hi, &eb);
-    if (P <= 2) {
-        if ((long)P * (eb - 1) > 12)   /* q >= s 2^12 (1 - 2^-90) >= 2^11 */
+    if (P <= 64) {
+        if ((long)P * (eb - 1) > 12)   /* q >= s 2^13 (1 - 2^-90) >= 2^11 */
             return 2;
         if ((long)P * eb < -56)        /* q <= 2^-57 (1 + 2^-90) */
             return 1;
-        *q = P == 1 ? b : dd_mul(b, b);
+        if (P <= 2) {
+            *q = P == 1 ? b : dd_mul(b, b);
+        } else {
+            /* Left-to-right binary powering: at most 2 floor(log2 64) = 12 dd_mul. */
+            dd_t m = b;
+            int bit = 6;
+            while (!((P >> bit) & 1))
+                bit--;
+            for (bit--; bit >= 0; bit--) {
+                m = dd_mul(m, m);
+                if ((P >> bit) & 1)
+                    m = dd_mul(m, b);
+            }
+            *q = m;
+        }
     } else {
         /* m 2^E = b^P with m = b.hi's mantissa renormalised after each product. */
         dd_t m = dd_make(ldexp(b.hi, -eb), ldexp(b.lo, -eb)), base = m;
