@@ -8,6 +8,11 @@ argument depends on |2n - (L - 1)| only, so the oracle is called once per such v
 
     python tools/check_exp_windows.py                       # everything (minutes)
     python tools/check_exp_windows.py --max-M 512 --windows gaussian --dtypes float64
+    python tools/check_exp_windows.py --windows kaiser --max-M 256   # kaiser: besseli per element
+
+kaiser's elements depend on n (L - 1 - n)/(L - 1)^2, not on |2n - (L - 1)| alone: each
+window's first half is computed by the oracle (mpmath's besseli, slow: use a smaller
+--max-M).
 
 Exit status 1 when any element differs (each listed)."""
 import argparse
@@ -32,6 +37,7 @@ PARAMS = {
                  ((1e-3,), (Fraction(1, 1000),)), ((300.5,), (Fraction(601, 2),))],
     "general_gaussian": [((1.5, 7.0), (Fraction(3, 2), Fraction(7))), ((2.5, 200.0), (Fraction(5, 2), Fraction(200))),
                          ((20, 1000.0), (Fraction(20), Fraction(1000))), ((0.5, 0.1), (Fraction(1, 2), Fraction(1, 10)))],
+    "kaiser": [((8.6,), (Fraction(43, 5),)), ((0.5,), (Fraction(1, 2),)), ((120.25,), (Fraction(481, 4),))],
     "exponential": [((None, 1.0), (None, Fraction(1))), ((None, 3.0), (None, Fraction(3))),
                     ((None, 50.5), (None, Fraction(101, 2))), ((None, 0.01), (None, Fraction(1, 100)))],
 }
@@ -41,7 +47,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--min-M", type=int, default=0)
     parser.add_argument("--max-M", type=int, default=2**12)
-    parser.add_argument("--windows", default=",".join(PARAMS))
+    parser.add_argument("--windows", default="gaussian,general_gaussian,exponential",
+                        help="comma-separated, of: " + ", ".join(PARAMS))
     parser.add_argument("--dtypes", default=",".join(DTYPES))
     args = parser.parse_args(argv)
     total = bad = 0
@@ -52,15 +59,19 @@ def main(argv=None):
                 # Without a centre every element's argument depends on |x| = |2i - (L - 1)|
                 # only: the oracle's value for |x| = k is element 0 of the window of
                 # L = k + 1 points (scipy's formula, exactly), computed once.
-                table = np.array([oracle.exp_neg_value(oracle._scipy_exp_argument(name, k + 1, 0, exact), fmt)
-                                  for k in range(args.max_M + 1)], dtype=np.float64)
+                table = None if name == "kaiser" else np.array(
+                    [oracle.exp_neg_value(oracle._scipy_exp_argument(name, k + 1, 0, exact), fmt)
+                     for k in range(args.max_M + 1)], dtype=np.float64)
                 count = 0
                 for M in range(args.min_M, args.max_M + 1):
                     for sym in (True, False):
                         got = getattr(windows, name)(M, *crtrig_args, sym=sym, dtype=DTYPES[fmt])
                         L = M if sym else M + 1
-                        want = np.ones(M) if M <= 1 else table[np.abs(2 * np.arange(M) - (L - 1))]
-                        want = (want.astype(np.float32) if fmt == "bfloat16" else want).astype(DTYPES[fmt])
+                        if name == "kaiser":
+                            want = oracle.kaiser_window(M, sym, exact[0], (fmt,))[fmt]
+                        else:
+                            want = np.ones(M) if M <= 1 else table[np.abs(2 * np.arange(M) - (L - 1))]
+                            want = (want.astype(np.float32) if fmt == "bfloat16" else want).astype(DTYPES[fmt])
                         g, w = got.view(UINT[got.dtype.itemsize]), want.view(UINT[want.dtype.itemsize])
                         diff = np.flatnonzero(g != w) if g.shape == w.shape else np.arange(max(M, 1))
                         count += M
