@@ -146,8 +146,9 @@ static double pow2i(int k)  /* 2^k for -1022 <= k <= 1023, exact */
  * r is formed as s = two_sum(y_hi, -N L1) (exact; N L1 exact), t2 = two_sum(s.hi,
  * -N L2) (exact), rlo = ((s.lo + y_lo) + t2.lo) - N L3, r = two_sum(t2.hi, rlo).
  * The partial sums of rlo are below 2^-43 (|y_lo| < 2^-43.4, |s.lo|, |t2.lo| <=
- * 2^-66, |N L3| < 2^-49), so its three roundings add < 3 2^-97; dropping N L4 adds
- * < 2^-105: |r_computed - r| < 2^-95.4, a relative error of exp(r) below 2^-95.3.
+ * 2^-66, |N L3| < 2^-49), so its three sums add < 3 2^-97 and the product N L3 <
+ * 2^-102; dropping N L4 adds < 2^-105: |r_computed - r| < 2^-95.3, a relative error
+ * of exp(r) below 2^-95.2.
  *
  * exp(r) = 1 + r + r^2/2 + T(r), T(r) = sum_{m>=3} r^m/m!.  T is evaluated from
  * h = r.hi as h^3 c(h), c(h) = 1/6 + h/24 + h^2/120 + h^3/720 + h^4/5040 in double:
@@ -162,7 +163,7 @@ static double pow2i(int k)  /* 2^k for -1022 <= k <= 1023, exact */
  * exp(r)| < 2^-91.4 + 2^-90.8 + 2^-102.9 + ... < 2^-90.0, relative (E >= 1 - 2^-12.4)
  * < 2^-89.9.  F = dd_mul(dd_mul(E, T1[i]), T2[j]): two products (2^-103 each) and
  * the tables (2^-106 each): < 2^-101.  With the reduction, relative error <
- * 2^-89.9 + 2^-95.3 + 2^-101 < 2^-89.8 (all first order; the products of the
+ * 2^-89.9 + 2^-95.2 + 2^-101 < 2^-89.8 (all first order; the products of the
  * relative errors are below 2^-170).  We use 2^-88.7 (the stated bound). */
 static dd_t exp_dd_scaled(double y_hi, double y_lo, int *k_out)
 {
