@@ -160,18 +160,27 @@ def test_long_windows_sampled(M):
 
 
 def test_thread_counts_bit_identical():
-    """The windows do not depend on crtrig's thread count."""
+    """The fills split over the thread pool (threshold lowered, every worker made to
+    take part) give the same bits at 1, 2 and 3 threads, and the pool did run shares."""
     before = crtrig.get_num_threads()
+    threshold = _core._set_parallel_threshold(64)
+    _core._require_all_workers(True)
     try:
         results = []
         for n in (1, 2, 3):
             crtrig.set_num_threads(n)
+            shares = _core.pool_stats()["worker_shares"]
             results.append([windows.gaussian(30001, 4000.0), windows.general_gaussian(30001, 1.5, 3000.0,
                                                                                       dtype=np.float32),
-                            windows.exponential(30000, 15000, 900.0, sym=False, dtype=np.float16)])
+                            windows.exponential(30000, 15000, 900.0, sym=False, dtype=np.float16),
+                            windows.gaussian(3001, 0.5, dtype=ml_dtypes.bfloat16)])
+            if n > 1:
+                assert _core.pool_stats()["worker_shares"] > shares
         for other in results[1:]:
             assert all(same(a, b) for a, b in zip(results[0], other))
     finally:
+        _core._require_all_workers(False)
+        _core._set_parallel_threshold(threshold)
         crtrig.set_num_threads(before)
 
 

@@ -113,12 +113,23 @@ def test_the_callers_environment_is_ignored(fmt):
 
 
 def test_thread_counts_bit_identical():
+    """Split over the pool (threshold lowered, every worker taking part): the same
+    bits at 1, 2 and 3 threads, and the pool ran shares."""
     import crtrig
     before = crtrig.get_num_threads()
+    threshold = _core._set_parallel_threshold(64)
+    _core._require_all_workers(True)
     try:
-        crtrig.set_num_threads(1)
-        a = windows.kaiser(20001, 8.6)
-        crtrig.set_num_threads(2)
-        assert same(windows.kaiser(20001, 8.6), a)
+        results = []
+        for n in (1, 2, 3):
+            crtrig.set_num_threads(n)
+            shares = _core.pool_stats()["worker_shares"]
+            results.append([windows.kaiser(20001, 8.6), windows.kaiser(5000, 120.25, sym=False, dtype=np.float16)])
+            if n > 1:
+                assert _core.pool_stats()["worker_shares"] > shares
+        for other in results[1:]:
+            assert all(same(a, b) for a, b in zip(results[0], other))
     finally:
+        _core._require_all_workers(False)
+        _core._set_parallel_threshold(threshold)
         crtrig.set_num_threads(before)

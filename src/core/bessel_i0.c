@@ -7,6 +7,7 @@
 #include "dd.h"
 #include "fpenv.h"
 #include "fpformat.h"
+#include "threads.h"
 
 /* S(y) = sum_k y^k/(k!)^2 for the double-double y (0 <= y <= 90000, relative error
  * eps_y <= 2^-102.7 from its formation), with *terms = K, the last index summed.
@@ -39,57 +40,95 @@ static dd_t i0_series(dd_t y, int *terms)
     return sum;
 }
 
-static CRTRIG_NOINLINE size_t kaiser_work(dd_t C, dd_t inv, uint64_t L, size_t count, crtrig_dtype fmt,
-                                          double *out, unsigned char *undecided)
+enum { KAISER_BLOCK = 64 };
+
+typedef struct kaiser_call {
+    dd_t C, inv;
+    uint64_t L;
+    crtrig_dtype fmt;
+    double *out;
+    unsigned char *undecided;
+    size_t missing;
+} kaiser_call;
+
+/* The elements [lo, hi), each on its own (so any split gives the same bits). */
+static size_t kaiser_range(const kaiser_call *c, size_t lo, size_t hi)
 {
     size_t n, missing = 0;
-    for (n = 0; n < count; n++) {
+    for (n = lo; n < hi; n++) {
         /* m = n (L - 1 - n) < 2^52 (L <= 2^26): exact.  y = dd_mul_d(C, m): relative
          * 2^-105 (C) + 2^-103 <= 2^-102.7. */
-        double m = (double)n * (double)(L - 1 - n), r, e;
+        double m = (double)n * (double)(c->L - 1 - n), r, e;
         int K;
-        dd_t S = i0_series(dd_mul_d(C, m), &K), w = dd_mul(S, inv);
+        dd_t S = i0_series(dd_mul_d(c->C, m), &K), w = dd_mul(S, c->inv);
         /* |w - exact| <= (K 2^-100.9 + 2^-112 + 2^-104 (inv) + 2^-103 (product)) |w|,
          * bounded by e = w.hi (K 2^-100.5 + 2^-100): the factor 2^0.4 on the first
          * term and 2^-100 >= 2 (2^-112 + 2^-104 + 2^-103) leave room for |w.hi| vs
          * |w|, e's rounding and crtrig_decide_dd's 2^-103 (|y| + e). */
         e = w.hi * ((double)K * 0x1.6a09e667f3bcdp-101 + 0x1p-100);
-        if (crtrig_decide_dd(w, e, fmt, &r)) {
-            out[n] = r;
-            undecided[n] = 0;
+        if (crtrig_decide_dd(w, e, c->fmt, &r)) {
+            c->out[n] = r;
+            c->undecided[n] = 0;
         } else {
-            out[n] = NAN;
-            undecided[n] = 1;
+            c->out[n] = NAN;
+            c->undecided[n] = 1;
             missing++;
         }
     }
     return missing;
 }
 
+static int kaiser_share(void *arg, int participant, crtrig_job *job)
+{
+    kaiser_call *c = (kaiser_call *)arg;
+    size_t lo, hi, missing = 0;
+    (void)participant;
+    while (crtrig_job_next(job, &lo, &hi))
+        missing += kaiser_range(c, lo, hi);
+    crtrig_job_lock(job);
+    c->missing += missing;
+    crtrig_job_unlock(job);
+    return CRTRIG_OK;
+}
+
 /* The argument checks that need floating-point arithmetic run inside the fpenv
- * bracket too (their comparisons and products may raise flags). */
+ * bracket too (their comparisons and products may raise flags), then the job. */
 static CRTRIG_NOINLINE int kaiser_checked_work(double c_hi, double c_lo, double inv_hi, double inv_lo,
                                                uint64_t L, size_t count, crtrig_dtype fmt, double *out,
-                                               unsigned char *undecided, size_t *n_undecided)
+                                               unsigned char *undecided, size_t *n_undecided,
+                                               int participants)
 {
+    kaiser_call c;
+    int rc;
     /* c m_n <= beta^2/4 <= 90000 and c >= 0; 1/I0(beta) >= 2^-870: the products stay
      * normal (w >= 2^-870 > 2^-1021, as crtrig_decide_dd needs). */
     if (!(c_hi >= 0.0 && c_hi * 0.25 * (double)(L - 1) * (double)(L - 1) <= 90001.0) ||
         !(inv_hi >= 0x1p-870 && inv_hi <= 1.0))
         return CRTRIG_EINVAL;
-    *n_undecided = kaiser_work(dd_make(c_hi, c_lo), dd_make(inv_hi, inv_lo), L, count, fmt, out, undecided);
-    return CRTRIG_OK;
+    c.C = dd_make(c_hi, c_lo);
+    c.inv = dd_make(inv_hi, inv_lo);
+    c.L = L;
+    c.fmt = fmt;
+    c.out = out;
+    c.undecided = undecided;
+    c.missing = 0;
+    rc = crtrig_threads_run(participants, count, KAISER_BLOCK, kaiser_share, &c);
+    *n_undecided = c.missing;
+    return rc;
 }
 
 int crtrig_kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, size_t count,
                        crtrig_dtype fmt, double *out, unsigned char *undecided, size_t *n_undecided)
 {
     crtrig_fpenv saved;
-    int rc;
+    int rc, participants;
     if (L < 3 || L > ((uint64_t)1 << 26) || count > L || (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
+    participants = crtrig_threads_claim(count, KAISER_BLOCK);
     crtrig_fpenv_enter(&saved);
-    rc = kaiser_checked_work(c_hi, c_lo, inv_hi, inv_lo, L, count, fmt, out, undecided, n_undecided);
+    rc = kaiser_checked_work(c_hi, c_lo, inv_hi, inv_lo, L, count, fmt, out, undecided, n_undecided,
+                             participants);
     crtrig_fpenv_leave(&saved, 0);
+    crtrig_threads_release(participants);
     return rc;
 }

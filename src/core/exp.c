@@ -17,6 +17,7 @@
 #include "exp.h"
 #include "fpenv.h"
 #include "fpformat.h"
+#include "threads.h"
 
 static const double EXP_T1[64][2] = {
     {0x1.0000000000000p+0, 0x0.0p+0},
@@ -452,18 +453,31 @@ static size_t exp_block(double a, double h, int n, dd_t D, double s, int P, crtr
     return missing;
 }
 
-static CRTRIG_NOINLINE size_t exp_fill_work(double x0, double step, size_t count, dd_t D, double s, int P,
-                                            crtrig_dtype fmt, double *out, unsigned char *undecided)
+/* One fill: its arguments and what its participants (threads.h) report. */
+typedef struct exp_call {
+    double x0, step, s, zero_above, limit;
+    dd_t D;
+    int P;
+    crtrig_dtype fmt;
+    double *out;
+    unsigned char *undecided;
+    size_t missing;
+} exp_call;
+
+/* The elements [lo, hi) (lo a multiple of EXP_BLOCK: the pool's chunks are whole
+ * blocks at multiples of the block, so every split sees the same blocks and gives
+ * the same bits). */
+static size_t exp_range(const exp_call *c, size_t lo, size_t hi)
 {
-    const crtrig_format *f = crtrig_format_of(fmt);
-    /* exp(-q) < 2^(emin - p) (half the smallest subnormal; never equal: exp(-q)
-     * is irrational) iff q > (p - emin) ln2; q.hi above Z = (p - emin) ln2_up
-     * (1 + 2^-40) is above it even after q's relative error (< 2^-75). */
-    double zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);
-    double limit = fmt == CRTRIG_FLOAT64 ? 620.0 : zero_above;
+    const double x0 = c->x0, step = c->step, s = c->s, zero_above = c->zero_above, limit = c->limit;
+    const dd_t D = c->D;
+    const int P = c->P;
+    const crtrig_dtype fmt = c->fmt;
+    double *out = c->out;
+    unsigned char *undecided = c->undecided;
     size_t i, b, missing = 0;
-    for (b = 0; b < count; b += EXP_BLOCK) {
-        size_t n = count - b < EXP_BLOCK ? count - b : EXP_BLOCK;
+    for (b = lo; b < hi; b += EXP_BLOCK) {
+        size_t n = hi - b < EXP_BLOCK ? hi - b : EXP_BLOCK;
         double xa = x0 + (double)b * step, xb = x0 + (double)(b + n - 1) * step;
         double h = fabs(step), lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
         /* The recurrence (exp_block) for a block where |x| is monotone (no sign
@@ -497,16 +511,49 @@ static CRTRIG_NOINLINE size_t exp_fill_work(double x0, double step, size_t count
     return missing;
 }
 
+/* One participant's share: the chunks it claims; its count of undecided elements
+ * merged under the job's lock. */
+static int exp_share(void *arg, int participant, crtrig_job *job)
+{
+    exp_call *c = (exp_call *)arg;
+    size_t lo, hi, missing = 0;
+    (void)participant;
+    while (crtrig_job_next(job, &lo, &hi))
+        missing += exp_range(c, lo, hi);
+    crtrig_job_lock(job);
+    c->missing += missing;
+    crtrig_job_unlock(job);
+    return CRTRIG_OK;
+}
+
 /* The argument checks that need floating-point comparisons run inside the fpenv
- * bracket (a NaN compared raises a flag). */
+ * bracket (a NaN compared raises a flag), then the job. */
 static CRTRIG_NOINLINE int exp_checked_work(double x0, double step, size_t count, double d_hi, double d_lo,
                                             double s, int P, crtrig_dtype fmt, double *out,
-                                            unsigned char *undecided, size_t *n_undecided)
+                                            unsigned char *undecided, size_t *n_undecided, int participants)
 {
+    const crtrig_format *f = crtrig_format_of(fmt);
+    exp_call c;
+    int rc;
     if (!(s == 0.5 || s == 1.0) || !(d_hi >= 0x1p-600 && d_hi <= 0x1p600) || !(fabs(d_lo) <= 0x1p-52 * d_hi))
         return CRTRIG_EINVAL;
-    *n_undecided = exp_fill_work(x0, step, count, dd_make(d_hi, d_lo), s, P, fmt, out, undecided);
-    return CRTRIG_OK;
+    c.x0 = x0;
+    c.step = step;
+    c.s = s;
+    /* exp(-q) < 2^(emin - p) (half the smallest subnormal; never equal: exp(-q)
+     * is irrational) iff q > (p - emin) ln2; q.hi above Z = (p - emin) ln2_up
+     * (1 + 2^-40) is above it even after q's relative error (< 2^-75). */
+    c.zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);
+    c.limit = fmt == CRTRIG_FLOAT64 ? 620.0 : c.zero_above;
+    c.D = dd_make(d_hi, d_lo);
+    c.P = P;
+    c.fmt = fmt;
+    c.out = out;
+    c.undecided = undecided;
+    c.missing = 0;
+    rc = crtrig_threads_run(participants, count, EXP_BLOCK, exp_share, &c);
+    *n_undecided = c.missing;
+    return rc;
 }
 
 int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, double d_lo, double s,
@@ -514,12 +561,14 @@ int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, do
                            size_t *n_undecided)
 {
     crtrig_fpenv saved;
-    int rc;
+    int rc, participants;
     if (P < 1 || P > CRTRIG_EXP_MAX_POWER || (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
+    participants = crtrig_threads_claim(count, EXP_BLOCK);
     crtrig_fpenv_enter(&saved);
-    rc = exp_checked_work(x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided);
+    rc = exp_checked_work(x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided, participants);
     crtrig_fpenv_leave(&saved, 0);
+    crtrig_threads_release(participants);
     return rc;
 }
 
