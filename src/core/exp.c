@@ -371,9 +371,11 @@ static int exp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, dou
 /* exp(-q) for q = s (|x| d)^P, P <= 2, in double-double at its true magnitude, and
  * whether it can be used there: 0 when q > limit (the caller computes otherwise).
  * Relative error <= eps_f = 2^-88: exp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
- * q <= 745.2 and eps_q <= 2^-102.2 (dd_mul_d of D: 2^-102.7; and for P = 2 one
- * dd_mul, 2 (1 + beta) - 1 + 2^-103: 2^-101.4): 745.2 1.03 2^-101.4 < 2^-91.8, and
- * 2^-88.7 + 2^-91.8 < 2^-88.  The scaling by 2^k is exact: q <= 620 gives k >=
+ * q <= 745.2 and eps_q <= 2^-101.2 for every argument exp_block forms (one
+ * dd_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a dd_mul, as in
+ * (d a)^2, (d h)^2 and (d h)(d (2a + h)): 2 2^-102.7 + 2^-103 < 2^-101.2; the
+ * scalings by s and 2 are exact): 745.2 1.03 2^-101.2 < 2^-91.5, and 2^-88.7 +
+ * 2^-91.5 < 2^-88.5.  The scaling by 2^k is exact: q <= 620 gives k >=
  * -896, the value and its lo part normal. */
 static int fresh_exp(dd_t q, double limit, dd_t *w)
 {
@@ -396,7 +398,7 @@ static int fresh_exp(dd_t q, double limit, dd_t *w)
  * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
  * eps_f = 2^-88 each: fresh_exp; their arguments are formed from D as in
  * exp_argument, D_0 = s (d h)(d (2a + h)) with two dd_mul_d and one dd_mul:
- * relative 2^-101.4, within fresh_exp's eps_q), each later value one dd_mul
+ * relative 2^-101.2, within fresh_exp's eps_q), each later value one dd_mul
  * (2^-103).  By induction (first order; the products of the error terms are below
  * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
  * (rel(rho_j) + 2^-103) <= (1 + J + J^2/2)(eps_f + 2^-103), also for P = 1 (there
