@@ -244,6 +244,8 @@ def test_parameter_errors():
         windows.gaussian(8, True)
     with pytest.raises(ValueError, match="center must be None"):
         windows.exponential(8, 3.0)
+    with pytest.raises(ValueError, match="too fine or too far"):
+        windows.exponential(10, 0.1234567890123456789, 2.0, sym=False)
     with pytest.raises(ValueError, match="tau must be positive"):
         windows.exponential(8, tau=-1.0)
     with pytest.raises(ValueError, match="sig must be nonzero"):

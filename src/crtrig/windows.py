@@ -938,7 +938,12 @@ def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype
     if where is None:
         # q = |n - (L - 1)/2|/tau = |x|/(2 tau), x = 2n - (L - 1).
         return _exp_result(M, periodic, dt, out, 1 / (2 * decay), _Fraction(1), 1)
-    # q = |n cd - cn|/(cd tau) for center = cn/cd.
+    # q = |n cd - cn|/(cd tau) for center = cn/cd: the integers n cd - cn must stay below 2**53.
+    cn, cd = where.numerator, where.denominator
+    if max(abs(cn), abs((M - 1) * cd - cn)) >= 2**53:
+        raise ValueError(f"exponential(): center = {_shown(center)} is too fine or too far for M = {M}: "
+                         f"n cd - cn (center = cn/cd, cd = {cd}) must stay below 2**53 (a float center is "
+                         "read as its shortest decimal; a shorter decimal or a Fraction works)")
     return _exp_result(M, periodic, dt, out, 1 / (where.denominator * decay), _Fraction(1), 1,
                        center=(where.numerator, where.denominator))
 
