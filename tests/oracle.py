@@ -485,3 +485,118 @@ def trigpi_memoized(func: str, x) -> np.ndarray:
         result.flags.writeable = False
         _TRIG_MEMO[key] = result
     return _TRIG_MEMO[key]
+
+
+# ---------------------------------------------------------------------------
+# exp-based windows (scipy's gaussian, general_gaussian, exponential): exp(-q)
+# for an exact rational q >= 0, by mpmath, element by element from scipy's own
+# formulas taken exactly.
+# ---------------------------------------------------------------------------
+
+#: (precision, emin) of the float formats: exp(-q) < 2^(emin - precision) rounds to 0.
+_FORMAT_PE = {"float16": (11, -14), "bfloat16": (8, -126), "float32": (24, -126), "float64": (53, -1022)}
+
+
+def exp_neg_value(q: Fraction, fmt) -> float:
+    """exp(-q), q an exact rational >= 0, correctly rounded into fmt (Ziv loop on
+    mpmath's exp).  q == 0 gives 1; beyond (p - emin + 1) ln 2 the value is below
+    half the smallest subnormal: 0."""
+    q = Fraction(q)
+    if q == 0:
+        return 1.0
+    fmt = format_name(fmt)
+    p, emin = _FORMAT_PE[fmt]
+    if q > (p - emin + 1) * Fraction(7, 10):  # 0.7 > ln 2
+        return 0.0
+
+    def evaluate(prec: int):
+        # q's quotient: relative 2^-w (w = prec + 16); exp amplifies it by q (< 800):
+        # 2^(10 - w); exp's own error a few ulps: all below 2^(12 - w) of the value.
+        with mpmath.workprec(prec + 16):
+            value = mpmath.exp(-(mpmath.mpf(q.numerator) / q.denominator))
+        return value, _exact(value) * gmpy2.mpq(1, 2 ** (prec + 4))
+
+    return correctly_rounded(evaluate, fmt)
+
+
+def _scipy_exp_argument(name: str, L: int, i: int, params) -> Fraction:
+    """scipy's argument of exp (negated) at element i of the symmetric-length-L window,
+    exactly: gaussian n^2/(2 std^2), general_gaussian |n/sig|^(2p)/2 (2p an integer),
+    exponential |i - center|/tau, with n = i - (L - 1)/2."""
+    n = Fraction(i) - Fraction(L - 1, 2)
+    if name == "gaussian":
+        (std,) = params
+        return n * n / (2 * Fraction(std) ** 2)
+    if name == "general_gaussian":
+        p, sig = params
+        return abs(n / Fraction(sig)) ** int(2 * Fraction(p)) / 2
+    if name == "exponential":
+        center, tau = params
+        c = Fraction(L - 1, 2) if center is None else Fraction(center)
+        return abs(Fraction(i) - c) / Fraction(tau)
+    raise ValueError(name)
+
+
+def exp_window(name: str, M: int, sym: bool, params, fmts=FLOAT_FORMATS) -> dict:
+    """The whole window (scipy's _extend/_truncate for sym=False; M <= 1 ones) in each
+    format: {fmt: numpy array of fmt's dtype}.  params: exact rationals (Fractions)."""
+    L = M if sym else M + 1
+    result = {}
+    for fmt in fmts:
+        if M <= 1:
+            values = np.ones(M, dtype=np.float64)
+        else:
+            memo = {}
+            values = np.empty(M, dtype=np.float64)
+            for i in range(M):
+                q = _scipy_exp_argument(name, L, i, params)
+                if q not in memo:
+                    memo[q] = exp_neg_value(q, fmt)
+                values[i] = memo[q]
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Kaiser's window: mpmath's besseli at scipy's own argument beta sqrt(1 - t^2),
+# t = (n - alpha)/alpha, alpha = (L - 1)/2 (not the series crtrig sums).
+# ---------------------------------------------------------------------------
+
+def kaiser_value(L: int, n: int, beta: Fraction, fmt) -> float:
+    """Element n of scipy's kaiser window of L >= 2 points (beta an exact rational),
+    correctly rounded into fmt."""
+    beta = abs(Fraction(beta))
+    alpha = Fraction(L - 1, 2)
+    t = (n - alpha) / alpha
+    inner = 1 - t * t  # exact
+    if beta == 0 or inner == 1:
+        return 1.0
+
+    def evaluate(prec: int):
+        # sqrt, products and quotients: relative 2^-w each (w = prec + 16); I0'/I0 <= 1,
+        # so an argument error of beta 2^-w changes I0 by a relative beta 2^(1 - w);
+        # besseli itself is accurate to a few ulps.  Claimed: (beta + 16) 2^(4 - w).
+        with mpmath.workprec(prec + 16):
+            b = mpmath.mpf(beta.numerator) / beta.denominator
+            z = b * mpmath.sqrt(mpmath.mpf(inner.numerator) / inner.denominator)
+            value = mpmath.besseli(0, z) / mpmath.besseli(0, b)
+        return value, _exact(value) * gmpy2.mpq(int(beta) + 17, 2 ** (prec + 12))
+
+    return correctly_rounded(evaluate, fmt)
+
+
+def kaiser_window(M: int, sym: bool, beta: Fraction, fmts=FLOAT_FORMATS) -> dict:
+    """The whole window in each format (M <= 1: ones; sym=False: scipy's _extend)."""
+    L = M if sym else M + 1
+    result = {}
+    for fmt in fmts:
+        values = np.ones(M, dtype=np.float64)
+        if M > 1:
+            for n in range(M):
+                values[n] = kaiser_value(L, n, beta, fmt) if 2 * n <= L - 1 else values[L - 1 - n]
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result

@@ -20,6 +20,17 @@ cdef extern from "threads.h" nogil:
     void crtrig_test_pool_details(long *cap, long *stack_size, long *worker_stack, long *exits)
     long crtrig_test_wait_for_pool_workers(long at_most, long timeout_ms)
 
+cdef extern from "exp.h" nogil:
+    int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, double d_lo, double s,
+                               int P, int fmt, double *out, unsigned char *undecided, size_t *n_undecided)
+    int crtrig_test_exp_dd(double y_hi, double y_lo, double *hi, double *lo, double *rel)
+    int CRTRIG_EXP_MAX_POWER
+
+cdef extern from "bessel_i0.h" nogil:
+    int crtrig_kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, size_t count,
+                           int fmt, double *out, unsigned char *undecided, size_t *n_undecided)
+    double CRTRIG_KAISER_MAX_BETA
+
 cdef extern from "selfcheck.h" nogil:
     ctypedef struct crtrig_selfcheck_window_input:
         int kind
@@ -993,7 +1004,12 @@ ROUNDING_MODES = ("nearest", "upward", "downward", "towardzero")  # CRTRIG_ROUND
 FLAG_NAMES = ("invalid", "divbyzero", "overflow", "underflow", "inexact")  # CRTRIG_FLAG_* bits
 
 ctypedef struct _FpCall:
-    int is_window
+    int is_window         # 0 trig, 1 window, 2 exp fill
+    double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s
+    int exp_P
+    uint64_t kaiser_L
+    unsigned char *exp_undecided
+    size_t exp_missing
     int func              # sin/cos
     int dtype
     const char *inp
@@ -1010,6 +1026,14 @@ ctypedef struct _FpCall:
 
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window == 3:  # kaiser: exp_x0.. carry c_hi, c_lo, inv_hi, inv_lo
+        return crtrig_kaiser_fill(call.exp_x0, call.exp_step, call.exp_d_hi, call.exp_d_lo, call.kaiser_L,
+                                  call.count, call.dtype, <double *>call.out, call.exp_undecided,
+                                  &call.exp_missing)
+    if call.is_window == 2:
+        return crtrig_exp_affine_fill(call.exp_x0, call.exp_step, call.count, call.exp_d_hi, call.exp_d_lo,
+                                      call.exp_s, call.exp_P, call.dtype, <double *>call.out,
+                                      call.exp_undecided, &call.exp_missing)
     if call.is_window:
         return crtrig_window_spec_ex(&call.spec, call.size, call.periodic, call.dtype, call.out,
                                      call.out_stride, &call.opt, NULL)
@@ -1268,3 +1292,108 @@ def sinpi_ratio_dd(bint use_cos, uint64_t a, uint64_t b):
     cdef double hi = 0.0, lo = 0.0
     _check(crtrig_sinpi_ratio_dd_value(use_cos, a, b, &hi, &lo))
     return hi, lo
+
+
+# ---------------------------------------------------------------------------
+# exp(-q) of the exp-based windows (src/core/exp.c; crtrig._exp_windows)
+# ---------------------------------------------------------------------------
+
+EXP_MAX_POWER = CRTRIG_EXP_MAX_POWER
+
+
+def exp_affine_fill(double x0, double step, Py_ssize_t count, double d_hi, double d_lo, double s, int P,
+                    int fmt):
+    """exp(-s (|x0 + i step| d)^P), i < count, each correctly rounded into float format
+    code `fmt` (as float64 values), d = d_hi + d_lo (see src/core/exp.h): returns
+    (values, indices of the undecided elements, NaN in values, for the exact
+    fallback)."""
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
+    cdef size_t missing = 0
+    cdef int rc
+    with nogil:
+        rc = crtrig_exp_affine_fill(x0, step, <size_t>count, d_hi, d_lo, s, P, fmt,
+                                    <double *>cnp.PyArray_DATA(out),
+                                    <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+    if rc != CRTRIG_OK:
+        raise ValueError("exp_affine_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
+
+
+def exp_fill_under_fpenv(double x0, double step, Py_ssize_t count, double d_hi, double d_lo, double s,
+                         int P, int fmt, str rounding, bint ftz=False, bint daz=False, flags=()):
+    """Test hook: exp_affine_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(count, dtype=np.uint8)
+    call.is_window = 2
+    call.exp_x0 = x0
+    call.exp_step = step
+    call.exp_d_hi = d_hi
+    call.exp_d_lo = d_lo
+    call.exp_s = s
+    call.exp_P = P
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>count
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after
+
+
+def exp_dd_value(double y_hi, double y_lo):
+    """Test hook: exp(y_hi + y_lo) by the double-double stage of src/core/exp.c:
+    (hi, lo, relative error bound)."""
+    cdef double hi = 0, lo = 0, rel = 0
+    if crtrig_test_exp_dd(y_hi, y_lo, &hi, &lo, &rel) != CRTRIG_OK:
+        raise ValueError("exp_dd_value: y_hi must lie in [-620, 0] and |y_lo| <= 2^-53 |y_hi|")
+    return hi, lo, rel
+
+
+KAISER_MAX_BETA = CRTRIG_KAISER_MAX_BETA
+
+
+def kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, Py_ssize_t count, int fmt):
+    """I0(2 sqrt(c n (L - 1 - n)))/I0(beta), n < count, correctly rounded into float
+    format `fmt` (see src/core/bessel_i0.h): (values, indices of the undecided
+    elements, NaN in values, for the exact fallback)."""
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
+    cdef size_t missing = 0
+    cdef int rc
+    with nogil:
+        rc = crtrig_kaiser_fill(c_hi, c_lo, inv_hi, inv_lo, L, <size_t>count, fmt,
+                                <double *>cnp.PyArray_DATA(out), <unsigned char *>cnp.PyArray_DATA(flags),
+                                &missing)
+    if rc != CRTRIG_OK:
+        raise ValueError("kaiser_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
+
+
+def kaiser_fill_under_fpenv(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L,
+                            Py_ssize_t count, int fmt, str rounding, bint ftz=False, bint daz=False,
+                            flags=()):
+    """Test hook: kaiser_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(count, dtype=np.uint8)
+    call.is_window = 3
+    call.exp_x0 = c_hi
+    call.exp_step = c_lo
+    call.exp_d_hi = inv_hi
+    call.exp_d_lo = inv_lo
+    call.kaiser_L = L
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>count
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after

@@ -11,6 +11,8 @@ the output type:
     hamming, blackman, boxcar, triang, bartlett, parzen: the same
     general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (2p an integer),
+    exponential(M, center=None, tau=1., ...): exp of an exact rational
     get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
 
 The others check their arguments and raise NotImplementedError naming scipy's
@@ -36,7 +38,7 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _rational, _rational_windows, _windows
+from . import _exp_windows, _kaiser_window, _rational, _rational_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -707,26 +709,310 @@ def lanczos(M, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
     return _not_implemented("lanczos", _NOT_YET, M, sym, dtype, out, xp, device)
 
 
+#: A decimal parameter of the exp windows (std, tau, sig, center, p) may have at most
+#: this many digits and an exponent of at most this size (floats are far inside).
+_PARAM_MAX_DIGITS = 1000
+_PARAM_KINDS = "a float, an int, a fractions.Fraction, a decimal.Decimal or a decimal string"
+
+
+def _param_fraction(value, fname, argname):
+    """A real parameter as an exact Fraction: floats as the shortest decimal that reads
+    back as the same value of their type (0.1 is 1/10, as general_hamming reads alpha),
+    Fractions and ints as they are, decimal strings and Decimals as written."""
+    if isinstance(value, (bool, _np.bool_)) or value is None:
+        raise TypeError(f"{fname}(): {argname} must be {_PARAM_KINDS}; got {type(value).__name__}")
+    if isinstance(value, (float, _np.floating)):
+        if not _np.isfinite(value):
+            raise ValueError(f"{fname}(): {argname} must be finite; got {value!r}")
+        text = repr(value) if type(value) is float else _np.format_float_scientific(value, unique=True,
+                                                                                    trim="-")
+        parts = _rational.split(text)
+    elif isinstance(value, str):
+        parts = _rational.split(value)
+    elif isinstance(value, _decimal.Decimal):
+        parts = _rational.split_decimal(value)
+    elif isinstance(value, (int, _np.integer)):
+        value = int(value)
+        if value.bit_length() > 4 * _PARAM_MAX_DIGITS:
+            raise ValueError(f"{fname}(): {argname} is too large (more than {4 * _PARAM_MAX_DIGITS} bits)")
+        return _Fraction(value)
+    elif isinstance(value, _numbers.Rational):
+        numerator, denominator = int(value.numerator), int(value.denominator)
+        if max(numerator.bit_length(), denominator.bit_length()) > 4 * _PARAM_MAX_DIGITS or denominator == 0:
+            raise ValueError(f"{fname}(): {argname} must be a finite fraction of at most "
+                             f"{4 * _PARAM_MAX_DIGITS}-bit numerator and denominator")
+        return _Fraction(numerator, denominator)
+    else:
+        raise TypeError(f"{fname}(): {argname} must be {_PARAM_KINDS}; got {type(value).__name__}")
+    if parts is None or (parts.is_ratio and parts.denominator == ""):
+        raise ValueError(f"{fname}(): {argname} {_shown(value)} is not a finite rational number (write a "
+                         "decimal such as '2.5' or a fraction such as '5/2')")
+    if parts.is_ratio:
+        if max(len(parts.numerator), len(parts.denominator)) > _PARAM_MAX_DIGITS:
+            raise ValueError(f"{fname}(): {argname} has more than {_PARAM_MAX_DIGITS} digits")
+    elif len(parts.coefficient) > _PARAM_MAX_DIGITS or abs(parts.exponent) > _PARAM_MAX_DIGITS:
+        raise ValueError(f"{fname}(): {argname} {_shown(value)} is too large, too small or too long "
+                         f"(at most {_PARAM_MAX_DIGITS} digits and a power of ten of at most "
+                         f"{_PARAM_MAX_DIGITS})")
+    return parts.fraction()
+
+
+def _exp_result(M, periodic, dt, out, d, s, P, center=None):
+    """The exp window (crtrig._exp_windows) of M >= 2 points into a new array or out."""
+    L = M + 1 if periodic else M
+    target = dt if out is None else out.dtype
+    values = _exp_windows.window(L, M, d, s, P, target, center)
+    if out is None:
+        return values
+    out[...] = values  # the same dtype: a copy
+    return out
+
+
 def gaussian(M, std, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("gaussian", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym, dtype, out,
-                            xp, device)
+    """Return the Gaussian window of length `M`, correctly rounded;
+    scipy.signal.windows.gaussian's interface.
+
+    w[n] = exp(-(n - (L - 1)/2)^2 / (2 std^2)), n = 0 .. M-1, L = M if `sym` else
+    M + 1 (the first M points of the symmetric window of M + 1, as scipy), each value
+    the exact real number rounded once to nearest-even into `dtype` (exp of an exact
+    rational: src/core/exp.c, with an exact fallback; underflow to 0 and the
+    subnormals of every dtype included).
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    std : float, int, Fraction, Decimal or decimal string
+        The standard deviation, read as an exact rational (a float as its shortest
+        decimal: 0.1 is 1/10, as `general_hamming` reads alpha); nonzero (scipy divides
+        by zero for 0: ValueError here); a negative std gives the same window as abs(std).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    TypeError, ValueError
+        `std` is not a finite nonzero number of the kinds above, or `M`, `sym`,
+        `dtype`, `xp`, `device`, `out` are wrong as in `hann`.  Every error is raised
+        before anything is written to `out`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.gaussian(5, 1.0))
+    [0.13533528 0.60653066 1.         0.60653066 0.13533528]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "gaussian", xp, device)
+    value = _param_fraction(std, "gaussian", "std")
+    if value == 0:
+        raise ValueError("gaussian(): std must be nonzero (scipy divides by zero: NaN at the centre)")
+    if M <= 1:
+        return _ones(M, dt, out)
+    # q = n^2/(2 std^2) = (1/2) (|x|/(2 std))^2 with x = 2n - (L - 1).
+    return _exp_result(M, periodic, dt, out, 1 / (2 * abs(value)), _Fraction(1, 2), 2)
 
 
 def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("general_gaussian", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym,
-                            dtype, out, xp, device)
+    """Return the generalized Gaussian window of length `M`, correctly rounded;
+    scipy.signal.windows.general_gaussian's interface.
+
+    w[n] = exp(-(1/2) abs((n - (L - 1)/2)/sig)^(2p)), n = 0 .. M-1, L as in `gaussian`,
+    each value the exact real number rounded once to nearest-even into `dtype`.
+    crtrig computes it when 2p is an integer from 1 to 1024 (p = 1 is `gaussian`
+    with std = sig; p = 1.5 scipy's example) and for p = 0 (exp(-1/2) everywhere,
+    as numpy's 0**0 = 1 gives); other p need a correctly rounded power:
+    NotImplementedError.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann`.
+    p : float, int, Fraction, Decimal or decimal string
+        The shape, read as an exact rational (floats as their shortest decimal).
+    sig : float, int, Fraction, Decimal or decimal string
+        The standard deviation, nonzero, read as `gaussian` reads std.
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    NotImplementedError
+        2p is not an integer in [0, 1024] (the message names
+        ``scipy.signal.windows.general_gaussian``, float64, not correctly rounded).
+    TypeError, ValueError
+        `p` or `sig` is not a finite number of the kinds above, `sig` is 0, or `M`,
+        `sym`, `dtype`, `xp`, `device`, `out` are wrong as in `hann`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.general_gaussian(5, 1.5, 1.0))
+    [0.01831564 0.60653066 1.         0.60653066 0.01831564]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "general_gaussian", xp, device)
+    shape = _param_fraction(p, "general_gaussian", "p")
+    width = _param_fraction(sig, "general_gaussian", "sig")
+    if width == 0:
+        raise ValueError("general_gaussian(): sig must be nonzero (scipy divides by zero)")
+    power = 2 * shape
+    if power.denominator != 1 or not 0 <= power <= _exp_windows.MAX_POWER:
+        raise NotImplementedError(
+            f"crtrig.windows.general_gaussian() is not implemented for p = {_shown(p)}: crtrig computes it "
+            f"when 2p is an integer from 0 to {_exp_windows.MAX_POWER} (exp of an exact rational); other p "
+            "need a correctly rounded power.  scipy.signal.windows.general_gaussian computes it in float64, "
+            "not correctly rounded")
+    if M <= 1:
+        return _ones(M, dt, out)
+    if power == 0:  # |n/sig|^0 = 1 everywhere (numpy's 0.0**0 = 1): exp(-1/2)
+        target = _np.dtype(dt if out is None else out.dtype)
+        value = _exp_windows.exp_neg_rounded(_Fraction(1, 2), _exp_windows.format_code(target))
+        result = _exp_windows._cast(_np.full(M, value), target)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+    # q = (1/2) |n/sig|^P = (1/2) (|x|/(2 sig))^P with x = 2n - (L - 1).
+    return _exp_result(M, periodic, dt, out, 1 / (2 * abs(width)), _Fraction(1, 2), int(power))
 
 
 def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
+    """Return the exponential (Poisson) window of length `M`, correctly rounded;
+    scipy.signal.windows.exponential's interface.
+
+    w[n] = exp(-abs(n - center) / tau), n = 0 .. M-1; center defaults to (L - 1)/2 with
+    L = M if `sym` else M + 1 (scipy's extension for the periodic window), each value
+    the exact real number rounded once to nearest-even into `dtype`.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann`.
+    center : float, int, Fraction, Decimal, decimal string or None
+        The centre, read as an exact rational (floats as their shortest decimal);
+        only with sym=False (ValueError otherwise, as in scipy).
+    tau : float, int, Fraction, Decimal or decimal string, default 1.0
+        The decay, read as an exact rational; positive (scipy's tau <= 0 gives a
+        growing window or NaN: ValueError here).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    TypeError, ValueError
+        `center` is given with sym=True, `tau` is not positive, a parameter is not
+        a finite number of the kinds above, the centre's denominator is so large that
+        n cd - cn leaves 2**53, or `M`, `sym`, `dtype`, `xp`, `device`, `out` are
+        wrong as in `hann`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.exponential(5, tau=1.0))
+    [0.13533528 0.36787944 1.         0.36787944 0.13533528]
+    """
     if _flag(sym, "exponential", "sym") and center is not None:
         raise ValueError("If sym==True, center must be None (exponential(): a symmetric window is centred)")
-    return _not_implemented("exponential", f"{_NOT_YET} (it needs a correctly rounded exp)", M, sym, dtype,
-                            out, xp, device)
+    M, periodic, dt, out = _output(M, sym, dtype, out, "exponential", xp, device)
+    decay = _param_fraction(tau, "exponential", "tau")
+    if decay <= 0:
+        raise ValueError(f"exponential(): tau must be positive; got {_shown(tau)} (scipy's window for "
+                         "tau <= 0 grows or is NaN)")
+    where = None if center is None else _param_fraction(center, "exponential", "center")
+    if M <= 1:
+        return _ones(M, dt, out)
+    if where is None:
+        # q = |n - (L - 1)/2|/tau = |x|/(2 tau), x = 2n - (L - 1).
+        return _exp_result(M, periodic, dt, out, 1 / (2 * decay), _Fraction(1), 1)
+    # q = |n cd - cn|/(cd tau) for center = cn/cd: the integers n cd - cn must stay below 2**53.
+    cn, cd = where.numerator, where.denominator
+    if max(abs(cn), abs((M - 1) * cd - cn)) >= 2**53:
+        raise ValueError(f"exponential(): center = {_shown(center)} is too fine or too far for M = {M}: "
+                         f"n cd - cn (center = cn/cd, cd = {cd}) must stay below 2**53 (a float center is "
+                         "read as its shortest decimal; a shorter decimal or a Fraction works)")
+    return _exp_result(M, periodic, dt, out, 1 / (where.denominator * decay), _Fraction(1), 1,
+                       center=(where.numerator, where.denominator))
 
 
 def kaiser(M, beta, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("kaiser", f"{_NOT_YET} (it needs a correctly rounded quotient of Bessel I0 "
-                            "values)", M, sym, dtype, out, xp, device)
+    """Return the Kaiser window of length `M`, correctly rounded;
+    scipy.signal.windows.kaiser's interface.
+
+    w[n] = I0(beta sqrt(1 - t^2)) / I0(beta), t = 2n/(L - 1) - 1, n = 0 .. M-1, L = M
+    if `sym` else M + 1 (scipy's extension), each value the exact quotient rounded
+    once to nearest-even into `dtype` (not a quotient of rounded values): with
+    y = beta^2 n (L - 1 - n)/(L - 1)^2, w = S(y)/S(beta^2/4), S(y) = sum_k
+    y^k/(k!)^2, evaluated in double-double by the C core (src/core/bessel_i0.c) with
+    an exact integer fallback.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (1 gives ``[1.]``); at most 2**26 - 1 here.
+    beta : float, int, Fraction, Decimal or decimal string
+        The shape, read as an exact rational (floats as their shortest decimal: 8.6 is
+        43/5); abs(beta) at most 600 (NotImplementedError above); 0 gives ones.
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window.
+
+    Raises
+    ------
+    NotImplementedError
+        abs(beta) > 600 or M above 2**26 - 1 (the message names
+        ``scipy.signal.windows.kaiser``, float64, not correctly rounded).
+    TypeError, ValueError
+        `beta` is not a finite number of the kinds above, or `M`, `sym`, `dtype`,
+        `xp`, `device`, `out` are wrong as in `hann`.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.kaiser(5, 8.6))
+    [0.00133251 0.34039362 1.         0.34039362 0.00133251]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "kaiser", xp, device)
+    shape = abs(_param_fraction(beta, "kaiser", "beta"))
+    if shape > _kaiser_window.MAX_BETA:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser() is not implemented for abs(beta) > {_kaiser_window.MAX_BETA:g} (got "
+            f"{_shown(beta)}).  scipy.signal.windows.kaiser computes it in float64, not correctly rounded")
+    L = M + 1 if periodic else M
+    if L > _kaiser_window.MAX_LENGTH:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser() is not implemented for M = {M} (at most 2**26 - 1).  "
+            "scipy.signal.windows.kaiser computes it in float64, not correctly rounded")
+    if M <= 1 or shape == 0:
+        return _ones(M, dt, out)
+    target = _np.dtype(dt if out is None else out.dtype)
+    if L == 2:  # t = -1, 1: 1/I0(beta)
+        value = _kaiser_window.quotient_rounded(_Fraction(0), shape * shape / 4,
+                                                _exp_windows.format_code(target))
+        values = _exp_windows._cast(_np.full(M, value), target)
+    else:
+        values = _kaiser_window.window(L, M, shape, target)
+    if out is None:
+        return values
+    out[...] = values
+    return out
 
 
 def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
@@ -776,20 +1062,6 @@ _not_done_doc(bohman, "The Bohman window",
 _not_done_doc(barthann, "The modified Bartlett-Hann window",
               "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
 _not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
-_not_done_doc(gaussian, "The Gaussian window", "It needs a correctly rounded exp: not done yet.",
-              "std : float\n        The standard deviation (scipy's signature).\n    ", example="8, 2.0")
-_not_done_doc(general_gaussian, "The generalized Gaussian window",
-              "It needs a correctly rounded exp: not done yet.",
-              "p, sig : float\n        Shape and standard deviation (scipy's signature).\n    ",
-              example="8, 1.5, 2.0")
-_not_done_doc(exponential, "The exponential (Poisson) window",
-              "It needs a correctly rounded exp: not done yet.",
-              "center, tau : optional\n        As in scipy (a symmetric window takes no center: "
-              "ValueError, as in scipy).\n    ", extra_raises=", or `center` is given with sym=True")
-_not_done_doc(kaiser, "The Kaiser window",
-              "I0(beta sqrt(1 - t^2))/I0(beta) correctly rounded needs new exp and I0 pieces in the C "
-              "core: not done yet.", "beta : float\n        The shape parameter (scipy's signature).\n    ",
-              example="8, 8.6")
 _not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
               "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
               example="8, 8.6", extra_raises=", or sym=False or an odd M (ValueError, as in scipy)")

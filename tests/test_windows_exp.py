@@ -1,0 +1,271 @@
+"""crtrig.windows' exp-based windows (gaussian, general_gaussian, exponential) and
+their exp piece (src/core/exp.c, crtrig._exp_windows) against the mpmath oracle
+(tests/oracle.py, "exp-based windows"): every dtype, both modes, every M up to 64
+for several parameters (tiny and huge ones: underflow to 0 and the subnormals of
+every format), sampled elements of long windows, thread counts and the caller's
+floating-point environment.  The exhaustive check of all M up to 2^12 is
+tools/check_exp_windows.py (a CLI, minutes)."""
+import math
+import random
+from fractions import Fraction
+
+import ml_dtypes
+import mpmath
+import numpy as np
+import pytest
+
+import crtrig
+from crtrig import _core, _exp_windows, windows
+
+import oracle
+
+FLOATS = ("float64", "float32", "float16", "bfloat16")
+CODES = {"float16": 0, "bfloat16": 1, "float32": 2, "float64": 3}
+DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
+#: (p, emin): half the smallest subnormal is 2^(emin - p).
+PE = {"float16": (11, -14), "bfloat16": (8, -126), "float32": (24, -126), "float64": (53, -1022)}
+
+
+def bits(a):
+    a = np.ascontiguousarray(a)
+    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
+
+
+def same(got, want):
+    return got.dtype == want.dtype and got.shape == want.shape and np.array_equal(bits(got), bits(want))
+
+
+# ---------------------------------------------------------------------------
+# The exp piece
+# ---------------------------------------------------------------------------
+
+def test_double_double_stage_is_within_its_bound():
+    """exp(y) of the double-double stage vs mpmath at 300 bits, y over [-620, 0] with
+    the reduction's corners (multiples of ln2/4096, tiny y), each within the
+    relative bound the rounding test uses."""
+    rng = random.Random(19)
+    ys = [-rng.uniform(0, 620) for _ in range(1500)] + [-rng.uniform(0, 1e-3) for _ in range(200)]
+    ys += [-k * math.log(2) / 4096 for k in range(0, 4096 * 3, 97)] + [0.0, -5e-324, -1e-300, -620.0]
+    worst = 0
+    with mpmath.workprec(300):
+        for y in ys:
+            hi, lo, rel = _core.exp_dd_value(y, 0.0)
+            exact = mpmath.exp(mpmath.mpf(y))
+            err = abs((mpmath.mpf(hi) + mpmath.mpf(lo) - exact) / exact)
+            assert err <= rel, (y, err, rel)
+            worst = max(worst, err)
+    assert worst > 0  # the comparison is not vacuous
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_exact_fallback(fmt):
+    """crtrig._exp_windows.exp_neg_rounded (the exact integer fallback) vs mpmath:
+    random rationals over the whole range and next to the underflow thresholds
+    (the value rounding to the smallest subnormal or to 0)."""
+    rng = random.Random(CODES[fmt])
+    p, emin = PE[fmt]
+    threshold = (p - emin) * math.log(2)  # exp(-q) = half the smallest subnormal
+    qs = [Fraction(rng.randrange(1, 10**6), rng.randrange(1, 10**4)) % 800 for _ in range(60)]
+    qs += [Fraction(threshold + rng.uniform(-2, 2)).limit_denominator(10**9) for _ in range(30)]
+    qs += [Fraction(1, 10**30), Fraction(1, 3), Fraction(0), Fraction(10**9)]
+    for q in qs:
+        assert _exp_windows.exp_neg_rounded(q, CODES[fmt]) == oracle.exp_neg_value(q, fmt), q
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+@pytest.mark.parametrize("P", [1, 2, 3, 40, 64, 65, 1024])
+def test_c_fill_over_the_whole_range(fmt, P):
+    """The C fill (with the fallback for what it leaves undecided) vs the oracle at
+    every element, d chosen so that q = (1/2)(|x| d)^P sweeps [0, 1.05 Z] (Z: the
+    underflow threshold of fmt), x = -400 .. 400: 0, the subnormals, tiny q."""
+    p, emin = PE[fmt]
+    Z = (p - emin) * math.log(2)
+    xmax = 400
+    d = Fraction((2.1 * Z) ** (1 / P) / xmax).limit_denominator(10**12)
+    s = Fraction(1, 2)
+    values = _exp_windows._values(-xmax, 1, 2 * xmax + 1, d, s, P, CODES[fmt])
+    for i in range(2 * xmax + 1):
+        want = oracle.exp_neg_value(_exp_windows.q_of(i - xmax, d, s, P), fmt)
+        assert values[i] == want, (i - xmax, values[i], want)
+    assert values[0] == 0.0 and values[xmax] == 1.0
+    if P <= 3:
+        assert 0 < np.min(values[values > 0]) < 2.0 ** emin  # the subnormal band was crossed
+
+
+# ---------------------------------------------------------------------------
+# The windows, against scipy's formulas taken exactly
+# ---------------------------------------------------------------------------
+
+#: name -> parameter sets: (crtrig's arguments, the oracle's exact parameters).
+CASES = {
+    "gaussian": [((2.5,), (Fraction(5, 2),)), ((0.1,), (Fraction(1, 10),)),
+                 ((1e3,), (Fraction(1000),)), ((0.37,), (Fraction(37, 100),))],
+    "general_gaussian": [((1.5, 7.0), (Fraction(3, 2), Fraction(7))), ((1.0, 0.5), (Fraction(1), Fraction(1, 2))),
+                         ((10, 3.0), (Fraction(10), Fraction(3))), ((0.5, 1e-2), (Fraction(1, 2), Fraction(1, 100)))],
+    "exponential": [((None, 3.0), (None, Fraction(3))), ((None, 0.05), (None, Fraction(1, 20))),
+                    ((None, 1e4), (None, Fraction(10000)))],
+}
+_ORACLE = {}
+
+
+def _oracle(name, M, sym, exact):
+    key = (name, M, sym, exact)
+    if key not in _ORACLE:
+        _ORACLE[key] = oracle.exp_window(name, M, sym, exact)
+    return _ORACLE[key]
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_length_up_to_64(name):
+    """Every M in 0..64, both modes, every float dtype, each parameter set: the
+    whole window equals the oracle's bit for bit."""
+    for args, exact in CASES[name]:
+        for M in range(65):
+            for sym in (True, False):
+                want = _oracle(name, M, sym, exact)
+                for fmt in FLOATS:
+                    got = getattr(windows, name)(M, *args, sym=sym, dtype=DTYPES[fmt])
+                    assert same(got, want[fmt]), (name, args, M, sym, fmt, got, want[fmt])
+
+
+def test_exponential_with_a_centre():
+    """sym=False with scipy's center: |n - center|/tau exactly (center a float read
+    as its shortest decimal)."""
+    for M in (1, 2, 9, 40):
+        for center, tau in ((2.5, 3.0), (0, 7.5), (M + 3.25, 0.5), (-1.1, 2.0)):
+            want = oracle.exp_window("exponential", M, False, (Fraction(str(center)), Fraction(str(tau))))
+            for fmt in FLOATS:
+                got = windows.exponential(M, center, tau, sym=False, dtype=DTYPES[fmt])
+                assert same(got, want[fmt]), (M, center, tau, fmt)
+
+
+@pytest.mark.parametrize("M", [2**20 + 1, 2**24])
+def test_long_windows_sampled(M):
+    """Long windows: 40 sampled elements (and the ends and the middle) vs the oracle;
+    std and tau at M/5 so that every element is computed, not a shortcut."""
+    rng = random.Random(M)
+    idx = sorted(set([0, 1, M // 2, M - 1] + [rng.randrange(M) for _ in range(40)]))
+    fmt = "float64" if M < 2**24 else "float16"
+    std = Fraction(M, 5)
+    L = M
+    got = windows.gaussian(M, M / 5, dtype=DTYPES[fmt])
+    for i in idx:
+        q = oracle._scipy_exp_argument("gaussian", L, i, (std,))
+        assert got[i] == oracle.exp_neg_value(q, fmt), i
+    if M < 2**24:
+        got = windows.exponential(M, None, M / 5, sym=False)
+        for i in idx:
+            q = oracle._scipy_exp_argument("exponential", M + 1, i, (None, std))
+            assert got[i] == oracle.exp_neg_value(q, "float64"), i
+
+
+def test_thread_counts_bit_identical():
+    """The fills split over the thread pool (threshold lowered, every worker made to
+    take part) give the same bits at 1, 2 and 3 threads, and the pool did run shares."""
+    before = crtrig.get_num_threads()
+    threshold = _core._set_parallel_threshold(64)
+    _core._require_all_workers(True)
+    try:
+        results = []
+        for n in (1, 2, 3):
+            crtrig.set_num_threads(n)
+            shares = _core.pool_stats()["worker_shares"]
+            results.append([windows.gaussian(30001, 4000.0), windows.general_gaussian(30001, 1.5, 3000.0,
+                                                                                      dtype=np.float32),
+                            windows.exponential(30000, 15000, 900.0, sym=False, dtype=np.float16),
+                            windows.gaussian(3001, 0.5, dtype=ml_dtypes.bfloat16)])
+            if n > 1:
+                assert _core.pool_stats()["worker_shares"] > shares
+        for other in results[1:]:
+            assert all(same(a, b) for a, b in zip(results[0], other))
+    finally:
+        _core._require_all_workers(False)
+        _core._set_parallel_threshold(threshold)
+        crtrig.set_num_threads(before)
+
+
+ENVIRONMENTS = [(mode, ftz, daz) for mode in _core.ROUNDING_MODES
+                for ftz, daz in ([(False, False), (True, True), (True, False)]
+                                 if _core.FPENV_METHOD in ("mxcsr", "fpcr") else [(False, False)])]
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_the_callers_environment_is_ignored(fmt):
+    """The C fill in one call under every rounding mode and FTZ/DAZ gives the
+    round-to-nearest fill (which the tests above compare with the oracle), and
+    leaves the environment as it found it."""
+    p, emin = PE[fmt]
+    Z = (p - emin) * math.log(2)
+    for P, d in ((2, math.sqrt(2.1 * Z) / 300), (1, 2.1 * Z / 300), (3, (2.1 * Z) ** (1 / 3) / 300)):
+        d_hi, d_lo = _exp_windows.dd_of(Fraction(d))
+        want, undecided, _, _ = _core.exp_fill_under_fpenv(-300, 1, 601, d_hi, d_lo, 0.5, P, CODES[fmt],
+                                                            "nearest")
+        for mode, ftz, daz in ENVIRONMENTS:
+            got, flags, before, after = _core.exp_fill_under_fpenv(-300, 1, 601, d_hi, d_lo, 0.5, P,
+                                                                    CODES[fmt], mode, ftz, daz)
+            assert before["rounding"] == mode
+            assert np.array_equal(flags, undecided) and np.array_equal(bits(got), bits(want)), (mode, ftz, daz)
+            for key in ("rounding", "ftz", "daz", "control"):
+                assert after[key] == before[key]
+            assert after["flags"] == before["flags"]
+
+
+# ---------------------------------------------------------------------------
+# Interface: dtypes, out=, parameters, get_window
+# ---------------------------------------------------------------------------
+
+def test_integer_dtypes_and_out():
+    w = windows.gaussian(9, 2.0, dtype=np.float32)
+    assert same(windows.gaussian(9, 2.0, dtype=np.uint8), w.astype(np.uint8))
+    out = np.empty(9, dtype=np.float16)
+    assert windows.gaussian(9, 2.0, out=out) is out
+    assert same(out, windows.gaussian(9, 2.0, dtype=np.float16))
+    out = np.empty(8, dtype=np.float64)
+    with pytest.raises(ValueError):
+        windows.exponential(9, out=out)
+
+
+def test_parameters_read_as_exact_rationals():
+    assert same(windows.gaussian(33, 0.1), windows.gaussian(33, "0.1"))
+    assert same(windows.gaussian(33, 0.1), windows.gaussian(33, Fraction(1, 10)))
+    assert same(windows.gaussian(33, -2.5), windows.gaussian(33, 2.5))
+    assert same(windows.general_gaussian(33, 1, 2.5), windows.gaussian(33, 2.5))
+    assert same(windows.general_gaussian(33, 1.5, -4), windows.general_gaussian(33, "3/2", 4))
+    w = windows.general_gaussian(7, 0, 3.0, dtype=np.float32)
+    assert same(w, np.full(7, oracle.exp_neg_value(Fraction(1, 2), "float32"), dtype=np.float32))
+
+
+def test_parameter_errors():
+    with pytest.raises(ValueError, match="std must be nonzero"):
+        windows.gaussian(8, 0.0)
+    with pytest.raises(ValueError, match="finite"):
+        windows.gaussian(8, float("nan"))
+    with pytest.raises(TypeError):
+        windows.gaussian(8, True)
+    with pytest.raises(ValueError, match="center must be None"):
+        windows.exponential(8, 3.0)
+    with pytest.raises(ValueError, match="too fine or too far"):
+        windows.exponential(10, 0.1234567890123456789, 2.0, sym=False)
+    with pytest.raises(ValueError, match="tau must be positive"):
+        windows.exponential(8, tau=-1.0)
+    with pytest.raises(ValueError, match="sig must be nonzero"):
+        windows.general_gaussian(8, 1.5, 0)
+    with pytest.raises(NotImplementedError, match="scipy.signal.windows.general_gaussian"):
+        windows.general_gaussian(8, 0.3, 2.0)
+    with pytest.raises(ValueError):
+        windows.gaussian(8.0, 2.0)
+    with pytest.raises(TypeError):
+        windows.gaussian(8, 2.0, xp=object())
+
+
+def test_get_window_names_and_tuples():
+    assert same(windows.get_window(("gaussian", 7), 64), windows.gaussian(64, 7, sym=False))
+    assert same(windows.get_window(("gss", 7), 64, fftbins=False), windows.gaussian(64, 7))
+    assert same(windows.get_window(("general_gaussian", 1.5, 7), 64), windows.general_gaussian(64, 1.5, 7, False))
+    assert same(windows.get_window(("ggs", 1.5, 7), 65, dtype=np.float32),
+                windows.general_gaussian(65, 1.5, 7, False, dtype=np.float32))
+    assert same(windows.get_window(("exponential", None, 3), 64), windows.exponential(64, None, 3, False))
+    assert same(windows.get_window("poisson", 64), windows.exponential(64, sym=False))
+    assert same(windows.get_window(("exponential", 10, 3), 64), windows.exponential(64, 10, 3, False))
+    with pytest.raises(ValueError):
+        windows.get_window("gaussian", 64)
