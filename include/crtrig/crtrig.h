@@ -134,6 +134,33 @@ int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int peri
 int crtrig_window_general_hamming(uint64_t alpha_num, uint64_t alpha_den, int64_t size, int periodic,
                                   crtrig_dtype dtype, char *out, ptrdiff_t stride);
 
+/* Cosine-sum windows with K exact rational coefficients (scipy's general_cosine,
+ * nuttall, blackmanharris, flattop; crtrig.windows; src/core/window_cosum.c):
+ *   w[n] = sum_{k<K} b_k cos(2 pi k n / D), D = size (periodic) or size - 1,
+ * correctly rounded into dtype, for size >= 2.  b_k = (-1)^negative[k] num[k]/den[k]
+ * with 1 <= den[k] <= 2^62, |b_k| < 2^14 and sum_k (floor|b_k| + 1) <= 2^15.
+ * poly_hi/poly_lo: the K coefficients q_j of P(c) = sum_k b_k T_k(c) in powers of
+ * c = cos(2 pi n/D), each q_hi + q_lo within 2^-105 |q_j| (the caller computes
+ * them exactly; crtrig.windows does).  skip: ascending folded phases r <= D/2
+ * whose elements n = r, D - r are NOT written (the caller rounds those exactly:
+ * the phases where w is rational, see window_cosum.c; at a phase where w is a
+ * rounding boundary and that is not skipped the fill returns CRTRIG_ENOCONV,
+ * possibly after writing other elements).  opt: first_stage and
+ * multi_start_bits as for crtrig_window_ex; simd_target must be 0 (one scalar
+ * path).  CRTRIG_EINVAL for bad arguments, CRTRIG_ENOMEM: nothing written. */
+#define CRTRIG_COSUM_MAX_TERMS 16
+typedef struct crtrig_cosum_spec {
+    int terms;
+    const int *negative;
+    const uint64_t *num, *den;
+    const double *poly_hi, *poly_lo;
+    const uint64_t *skip;
+    size_t skip_count;
+} crtrig_cosum_spec;
+int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
+                           char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
+                           crtrig_stage_counts *counts);
+
 /* Test hook: crtrig_window_ex for the elements [lo, hi) of the window only
  * (0 <= lo <= hi <= size; out still points at element 0): what one thread of a
  * split fill computes.  Nothing outside [lo, hi) is read or written. */

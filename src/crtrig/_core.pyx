@@ -82,6 +82,18 @@ cdef extern from "crtrig/crtrig.h" nogil:
         int kind
         uint64_t alpha_num
         uint64_t alpha_den
+    ctypedef struct crtrig_cosum_spec:
+        int terms
+        const int *negative
+        const uint64_t *num
+        const uint64_t *den
+        const double *poly_hi
+        const double *poly_lo
+        const uint64_t *skip
+        size_t skip_count
+    int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, int dtype,
+                               char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
+                               crtrig_stage_counts *counts)
     int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic, int dtype,
                               char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
                               crtrig_stage_counts *counts)
@@ -632,6 +644,50 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     _check(rc)
     if simd_target < 0:
         _warn_selfcheck(CRTRIG_SELFCHECK_WINDOW + _WINDOW_FORMAT[dtype_code])
+    return _counts_dict(&counts)
+
+
+def fill_cosum_window(int64_t size, bint periodic, int dtype_code, cnp.ndarray out, terms, poly, skip,
+                      int first_stage=0, int multi_start_bits=0):
+    """Fill the 1-D array `out` (length `size` >= 2, dtype `dtype_code`) with the
+    cosine-sum window w[n] = sum_k b_k cos(2 pi k n/D) (crtrig_cosum_window_ex):
+    terms = [(negative, num, den)] per b_k, poly = [(hi, lo)] per power of c,
+    skip = ascending folded phases not written (checked by crtrig.windows;
+    the C core checks them again).  first_stage, multi_start_bits: test hooks.
+    Returns the stage counts, as a dict."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef crtrig_cosum_spec spec
+    cdef int K = len(terms)
+    cdef int neg_arr[16]
+    cdef uint64_t num_arr[16]
+    cdef uint64_t den_arr[16]
+    cdef double hi_arr[16]
+    cdef double lo_arr[16]
+    cdef cnp.ndarray skip_arr = np.ascontiguousarray(np.asarray(skip, dtype=np.uint64))
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0]
+    cdef int rc, k
+    if K < 1 or K > 16 or len(poly) != K:
+        raise ValueError("crtrig: a cosine sum has 1 to 16 terms")
+    for k in range(K):
+        neg_arr[k] = 1 if terms[k][0] else 0
+        num_arr[k] = terms[k][1]
+        den_arr[k] = terms[k][2]
+        hi_arr[k] = poly[k][0]
+        lo_arr[k] = poly[k][1]
+    spec.terms = K
+    spec.negative = neg_arr
+    spec.num = num_arr
+    spec.den = den_arr
+    spec.poly_hi = hi_arr
+    spec.poly_lo = lo_arr
+    spec.skip = <const uint64_t *>cnp.PyArray_DATA(skip_arr)
+    spec.skip_count = <size_t>skip_arr.shape[0]
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_window_ex(&spec, size, periodic, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
     return _counts_dict(&counts)
 
 

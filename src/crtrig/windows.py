@@ -36,7 +36,7 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _rational, _rational_windows, _windows
+from . import _cosine_windows, _rational, _rational_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -572,20 +572,29 @@ _CORE_COSINE = ("a cosine sum through the C core's table pass, rounding test and
                 "planned (issue 19)")
 
 
+def _cosine_sum(fname, M, a, sym, dtype, out, xp=None, device=None):
+    """general_cosine and the windows made of it: exact coefficients (crtrig._cosine_windows)."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
+    coefs = _cosine_windows.coefficients(a, fname)
+    if M <= 1:  # scipy's ones
+        return _ones(M, dt, out)
+    return _cosine_windows.cosine_sum(coefs, M, periodic, dt, out, fname)
+
+
 def general_cosine(M, a, sym=True, *, dtype=_np.float64, out=None):
-    return _not_implemented("general_cosine", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, None, None)
+    return _cosine_sum("general_cosine", M, a, sym, dtype, out)
 
 
 def nuttall(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("nuttall", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("nuttall", M, _cosine_windows.NUTTALL, sym, dtype, out, xp, device)
 
 
 def blackmanharris(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("blackmanharris", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("blackmanharris", M, _cosine_windows.BLACKMANHARRIS, sym, dtype, out, xp, device)
 
 
 def flattop(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("flattop", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("flattop", M, _cosine_windows.FLATTOP, sym, dtype, out, xp, device)
 
 
 def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
