@@ -351,6 +351,11 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
+/* Test hook: element n (0 <= n <= D <= 2^53) of the cosine-sum window of spec
+ * (its skip list is checked but not used: the caller asks only for phases where
+ * w is irrational), correctly rounded into dtype's format, as a double. */
+int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, crtrig_dtype dtype,
+                         const crtrig_eval_options *opt, crtrig_stage_counts *counts, double *result);
 int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
                                crtrig_dtype dtype, const crtrig_eval_options *opt,
                                crtrig_stage_counts *counts, double *result);

@@ -234,6 +234,36 @@ static int stage_multi(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, crtri
     return CRTRIG_ENOCONV;
 }
 
+/* The correctly rounded w at the folded phase r (0 <= r <= D/2) in fmt, through the stages. */
+static int phase_value(const crtrig_cosum_spec *spec, int deg, uint64_t r, uint64_t D, crtrig_dtype fmt,
+                       int first_stage, int start_bits, mpfix_ctx *ctx, crtrig_stage_counts *counts, double *v)
+{
+    cos_phase_t p = cos_phase(r, D);
+    int rc;
+    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, &p, fmt, v)) {
+        if (counts)
+            counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
+        return CRTRIG_OK;
+    }
+    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, &p, fmt, v)) {
+        if (counts)
+            counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
+        return CRTRIG_OK;
+    }
+    rc = stage_multi(spec, r, D, fmt, start_bits, ctx, counts, v);
+    if (rc == CRTRIG_OK && counts)
+        counts->by_stage[CRTRIG_STAGE_MULTI]++;
+    return rc;
+}
+
+static int degree_of(const crtrig_cosum_spec *spec)
+{
+    int deg;
+    for (deg = spec->terms - 1; deg > 0 && spec->poly_hi[deg] == 0.0; deg--)
+        ;
+    return deg;
+}
+
 /* The arguments a fill needs, integer checks only (before the environment switch). */
 static int check_spec(const crtrig_cosum_spec *s, uint64_t r_max)
 {
@@ -282,38 +312,20 @@ int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int peri
     width = (ptrdiff_t)COSUM_ELEMENT_SIZE[dtype];
     if (stride > -width && stride < width)
         return CRTRIG_EINVAL;  /* elements overlapping each other */
-    for (deg = spec->terms - 1; deg > 0 && spec->poly_hi[deg] == 0.0; deg--)
-        ;
+    deg = degree_of(spec);
     if (mpfix_ctx_init(&ctx, COSUM_MULTI_MAX_BITS) != 0)
         return CRTRIG_ENOMEM;
     fmt = crtrig_compute_format(dtype);
     crtrig_fpenv_enter(&env);
     for (r = 0; r <= r_max && rc == CRTRIG_OK; r++) {
-        cos_phase_t p;
         double v = 0.0;
-        int done = 0;
         if (next_skip < spec->skip_count && spec->skip[next_skip] == r) {
             next_skip++;
             continue;
         }
-        p = cos_phase(r, D);
-        if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, &p, fmt, &v)) {
-            done = 1;
-            if (counts)
-                counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
-        }
-        if (!done && first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, &p, fmt, &v)) {
-            done = 1;
-            if (counts)
-                counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
-        }
-        if (!done) {
-            rc = stage_multi(spec, r, D, fmt, start_bits, &ctx, counts, &v);
-            if (rc != CRTRIG_OK)
-                break;
-            if (counts)
-                counts->by_stage[CRTRIG_STAGE_MULTI]++;
-        }
+        rc = phase_value(spec, deg, r, D, fmt, first_stage, start_bits, &ctx, counts, &v);
+        if (rc != CRTRIG_OK)
+            break;
         crtrig_store(dtype, v, out + (ptrdiff_t)r * stride);
         if (D - r != r && D - r < len) {
             crtrig_store(dtype, v, out + (ptrdiff_t)(D - r) * stride);
@@ -321,6 +333,33 @@ int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int peri
                 counts->mirrored++;
         }
     }
+    crtrig_fpenv_leave(&env, 0);
+    mpfix_ctx_free(&ctx);
+    return rc;
+}
+
+int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, crtrig_dtype dtype,
+                         const crtrig_eval_options *opt, crtrig_stage_counts *counts, double *result)
+{
+    crtrig_fpenv env;
+    mpfix_ctx ctx;
+    uint64_t r;
+    int rc;
+    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    int start_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : COSUM_MULTI_DEFAULT_BITS;
+    if ((unsigned)dtype >= CRTRIG_NUM_DTYPES || D < 1 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || n > D ||
+        start_bits > COSUM_MULTI_MAX_BITS || (opt && opt->simd_target) || !result)
+        return CRTRIG_EINVAL;
+    if (check_spec(spec, D / 2) != CRTRIG_OK)
+        return CRTRIG_EINVAL;
+    r = n == D ? 0 : n;
+    if (2 * r > D)
+        r = D - r;
+    if (mpfix_ctx_init(&ctx, COSUM_MULTI_MAX_BITS) != 0)
+        return CRTRIG_ENOMEM;
+    crtrig_fpenv_enter(&env);
+    rc = phase_value(spec, degree_of(spec), r, D, crtrig_compute_format(dtype), first_stage, start_bits, &ctx,
+                     counts, result);
     crtrig_fpenv_leave(&env, 0);
     mpfix_ctx_free(&ctx);
     return rc;

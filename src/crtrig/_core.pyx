@@ -94,6 +94,8 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, int dtype,
                                char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
                                crtrig_stage_counts *counts)
+    int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, int dtype,
+                             const crtrig_eval_options *opt, crtrig_stage_counts *counts, double *result)
     int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic, int dtype,
                               char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
                               crtrig_stage_counts *counts)
@@ -647,6 +649,54 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     return _counts_dict(&counts)
 
 
+cdef class _CosumSpec:
+    """A crtrig_cosum_spec and the arrays it points into."""
+    cdef crtrig_cosum_spec spec
+    cdef int neg_arr[16]
+    cdef uint64_t num_arr[16]
+    cdef uint64_t den_arr[16]
+    cdef double hi_arr[16]
+    cdef double lo_arr[16]
+    cdef object skip_arr
+
+    def __cinit__(self, terms, poly, skip):
+        cdef int K = len(terms), k
+        cdef cnp.ndarray skips = np.ascontiguousarray(np.asarray(skip, dtype=np.uint64))
+        if K < 1 or K > 16 or len(poly) != K:
+            raise ValueError("crtrig: a cosine sum has 1 to 16 terms")
+        for k in range(K):
+            self.neg_arr[k] = 1 if terms[k][0] else 0
+            self.num_arr[k] = terms[k][1]
+            self.den_arr[k] = terms[k][2]
+            self.hi_arr[k] = poly[k][0]
+            self.lo_arr[k] = poly[k][1]
+        self.skip_arr = skips
+        self.spec.terms = K
+        self.spec.negative = self.neg_arr
+        self.spec.num = self.num_arr
+        self.spec.den = self.den_arr
+        self.spec.poly_hi = self.hi_arr
+        self.spec.poly_lo = self.lo_arr
+        self.spec.skip = <const uint64_t *>cnp.PyArray_DATA(skips)
+        self.spec.skip_count = <size_t>skips.shape[0]
+
+
+def cosum_element(terms, poly, uint64_t n, uint64_t D, int dtype_code, int first_stage=0,
+                  int multi_start_bits=0):
+    """Test hook: element n of the cosine-sum window (crtrig_cosum_element), as a
+    double, and the stage counts."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, ())
+    cdef double result = 0.0
+    cdef int rc
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_element(&holder.spec, n, D, dtype_code, &opt, &counts, &result)
+    _check(rc)
+    return result, _counts_dict(&counts)
+
+
 def fill_cosum_window(int64_t size, bint periodic, int dtype_code, cnp.ndarray out, terms, poly, skip,
                       int first_stage=0, int multi_start_bits=0):
     """Fill the 1-D array `out` (length `size` >= 2, dtype `dtype_code`) with the
@@ -657,36 +707,13 @@ def fill_cosum_window(int64_t size, bint periodic, int dtype_code, cnp.ndarray o
     Returns the stage counts, as a dict."""
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
-    cdef crtrig_cosum_spec spec
-    cdef int K = len(terms)
-    cdef int neg_arr[16]
-    cdef uint64_t num_arr[16]
-    cdef uint64_t den_arr[16]
-    cdef double hi_arr[16]
-    cdef double lo_arr[16]
-    cdef cnp.ndarray skip_arr = np.ascontiguousarray(np.asarray(skip, dtype=np.uint64))
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, skip)
     cdef char *data = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0]
-    cdef int rc, k
-    if K < 1 or K > 16 or len(poly) != K:
-        raise ValueError("crtrig: a cosine sum has 1 to 16 terms")
-    for k in range(K):
-        neg_arr[k] = 1 if terms[k][0] else 0
-        num_arr[k] = terms[k][1]
-        den_arr[k] = terms[k][2]
-        hi_arr[k] = poly[k][0]
-        lo_arr[k] = poly[k][1]
-    spec.terms = K
-    spec.negative = neg_arr
-    spec.num = num_arr
-    spec.den = den_arr
-    spec.poly_hi = hi_arr
-    spec.poly_lo = lo_arr
-    spec.skip = <const uint64_t *>cnp.PyArray_DATA(skip_arr)
-    spec.skip_count = <size_t>skip_arr.shape[0]
+    cdef int rc
     _init(&opt, &counts, first_stage, multi_start_bits, 0)
     with nogil:
-        rc = crtrig_cosum_window_ex(&spec, size, periodic, dtype_code, data, stride, &opt, &counts)
+        rc = crtrig_cosum_window_ex(&holder.spec, size, periodic, dtype_code, data, stride, &opt, &counts)
     _check(rc)
     return _counts_dict(&counts)
 

@@ -288,6 +288,28 @@ def round_exact(values, dt):
     return arr.view(np.dtype(fmt)).astype(dt)
 
 
+def core_spec(a):
+    """(b, q, terms, poly) for the checked coefficients a: b_k = (-1)^k a_k, q the exact
+    power-basis coefficients of P (w = P(c)), and the C core's arguments: terms =
+    [(negative, num, den)] of the b_k, poly = [(hi, lo)] with hi = RN(q_j), lo =
+    RN(q_j - hi) (so |hi + lo - q_j| <= 2^-106 |q_j| (1 + 2^-52), within the C core's
+    2^-105)."""
+    b = [(-1) ** k * x for k, x in enumerate(a)] or [Fraction(0)]
+    q = power_basis(b)
+    terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
+    poly = []
+    for x in q:
+        hi = float(x)  # Fraction -> float: correctly rounded
+        poly.append((hi, float(x - Fraction(hi))))
+    return b, q, terms, poly
+
+
+def element(a, n, D, dt, first_stage=0, multi_start_bits=0):
+    """Test hook: w[n] (denominator D) from the C core, for a phase where w is irrational."""
+    _, _, terms, poly = core_spec(a)
+    return _core.cosum_element(terms, poly, n, D, output_code(np.dtype(dt)), first_stage, multi_start_bits)
+
+
 def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits=0, _counts=None):
     """The window sum_k a_k cos(k (2 pi n/D - pi)) for M >= 2 (a: checked Fractions)
     into `out` (checked, or None: a new array of dt)."""
@@ -296,8 +318,7 @@ def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits
     else:
         target = np.empty(M, dtype=dt.newbyteorder("="))
     D = M if periodic else M - 1
-    b = [(-1) ** k * x for k, x in enumerate(a)]
-    q = power_basis(b) if b else [Fraction(0)]
+    b, q, terms, poly = core_spec(a)
     deg = max((j for j, x in enumerate(q) if x), default=0)
     if deg == 0:
         target[...] = round_exact([q[0]], target.dtype)[0]
@@ -305,15 +326,10 @@ def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits
         exact = exact_phases(q, D)
         skip = sorted(exact)
         values = round_exact([exact[r] for r in skip], target.dtype)
-        terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
-        poly = []
-        for x in q:
-            hi = float(x)
-            lo = float(x - Fraction(hi))
-            poly.append((hi, lo))
         counts = _core.fill_cosum_window(M, periodic, output_code(target.dtype), target, terms, poly, skip,
                                          _first_stage, _multi_start_bits)
         if _counts is not None:
+            counts["exact"] += len(skip)
             _counts.update(counts)
         for r, v in zip(skip, values):
             target[r] = v
