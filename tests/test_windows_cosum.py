@@ -223,3 +223,43 @@ def test_get_window():
         windows.get_window("general_cosine", 8)
     with pytest.raises(ValueError):
         windows.get_window(("flattop", 1.0), 8)
+
+
+@pytest.fixture
+def thread_settings():
+    import crtrig
+    from crtrig import _core
+    count = crtrig.get_num_threads()
+    threshold = _core._set_parallel_threshold(_core.thread_config()["parallel_threshold"])
+    yield crtrig, _core
+    crtrig.set_num_threads(count)
+    _core._set_parallel_threshold(threshold)
+    _core._require_all_workers(False)
+
+
+@pytest.mark.parametrize("count", (2, 3, 7))
+def test_threads_bit_identical(thread_settings, count):
+    """Split over 2, 3 and 7 threads (a low parallel threshold, every worker taking part):
+    the same bits and the same merged stage counts as one thread, every format, an
+    exact-phase skip list included (D = 5 * 2^k), forced stages too."""
+    crtrig, _core = thread_settings
+    cases = [("flattop", 3001, False), ("pentagon", 5 * 2**10 + 1, True), ("negative", 4097, True)]
+    for name, M, sym in cases:
+        a = _cosine_windows.coefficients(exact_coefficients(name))
+        for fmt in FLOATS:
+            for stage in (0, 1):
+                crtrig.set_num_threads(1)
+                single = {}
+                want = _cosine_windows.cosine_sum(a, M, not sym, np_dtype(fmt), None, "t", _first_stage=stage,
+                                                  _counts=single)
+                crtrig.set_num_threads(count)
+                _core._set_parallel_threshold(256)
+                _core._require_all_workers(True)
+                split = {}
+                before = _core.pool_stats()["parallel_jobs"]
+                got = _cosine_windows.cosine_sum(a, M, not sym, np_dtype(fmt), None, "t", _first_stage=stage,
+                                                 _counts=split)
+                assert _core.pool_stats()["parallel_jobs"] == before + 1
+                _core._require_all_workers(False)
+                assert_same_bits(got, want, (name, M, sym, fmt, stage, count))
+                assert split == single

@@ -27,7 +27,9 @@
  * agree and the interval excludes 0 (so that the sign, and the sign of a zero
  * result, is known), that is the correctly rounded w.
  *   double          (float32/float16/bfloat16 outputs): E = 2^-45 A~
- *   double-double   E = 2^-95 A~
+ *   double-double   E = 2^-95 (A~ + A1~), A1~ the same sum for the derivative
+ *                   (stage_dd: c from the sinpi table, absolute error, for float64
+ *                   outputs; else from crtrig_sincospi_ratio_dd)
  *   multi-precision fixed point, absolute bound, from 128 fraction bits
  *                   doubling up to 2^15 (crtrig_cosum: "CRTRIG_ENOCONV" past that).
  * A~ is A evaluated in double at |c~_hi| with |q_hi| (Horner, all terms >= 0):
@@ -79,10 +81,14 @@
  * them.  At every other phase w is irrational: never 0, never a boundary, so the
  * bounds above, which shrink with the precision, eventually decide it.
  *
- * No SIMD, no threads: the scalar code is the only path, so results depend on
- * nothing but the arguments.  The fill runs in round-to-nearest between one
- * fpenv.h switch and its restore; the fixed-point workspace is allocated, and
- * every argument checked, before anything is written.
+ * No SIMD: the scalar code is the only path (the sinpi table comes from the
+ * baseline target's builder, whose values are bit for bit those of every
+ * target).  Threads (threads.h): a fill is a job over the folded phases; each
+ * value depends only on r, D and the spec, so any split gives the same bits.
+ * The fill runs in round-to-nearest between one fpenv.h switch and its restore
+ * (workers bracket their own shares); every argument is checked, and the
+ * fixed-point workspaces (one per participant) and the table allocated, before
+ * anything is written.
  */
 #include <math.h>
 #include <stdint.h>
@@ -94,6 +100,9 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "sincospi.h"
+#include "dispatch.h"
+#include "threads.h"
+#include "window_table.h"
 
 enum { COSUM_MULTI_DEFAULT_BITS = 128, COSUM_MULTI_MAX_BITS = 1 << 15 };
 
@@ -155,15 +164,52 @@ static int stage_double(const crtrig_cosum_spec *s, int deg, const cos_phase_t *
     return crtrig_decide_d(h, e, fmt, result);
 }
 
-static int stage_dd(const crtrig_cosum_spec *s, int deg, const cos_phase_t *p, crtrig_dtype fmt,
-                    double *result)
+/* A1~ = sum_j j |q_hi_j| |c|^(j-1) in double (the derivative's magnitude). */
+static double slope(const crtrig_cosum_spec *s, int deg, double c)
 {
-    dd_t c = cos_dd(p), h = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
+    double ac = fabs(c), m = deg * fabs(s->poly_hi[deg]);
+    int j;
+    for (j = deg - 1; j >= 1; j--)
+        m = m * ac + j * fabs(s->poly_hi[j]);
+    return m;
+}
+
+/* c = cos(2 pi r/D) = 1 - 2 sin^2(pi r/D) from the sinpi table (window_table.h):
+ * r = aB + b, y = sin(pi r/D) = Sa Cb + Ca Sb, all four entries >= 0 (angles in
+ * [0, pi/2]) within 3.7 2^-103 relatively.  dd_mul 2^-103 each, dd_add of two
+ * nonnegative terms 2^-103: y within (2 (3.7) + 1 + 1) 2^-103 = 9.4 2^-103 of
+ * itself (second-order terms below 0.01), s = dd_mul(y, y) within
+ * (2 (9.4) + 1) 2^-103 = 19.8 2^-103 of s (relative), 2s exact, and
+ * c = dd_add_d(-2s, 1) within 2 (19.8) s + (2s + 1) 2^-103 <= 42.6 2^-103 (s <= 1)
+ * of c: an absolute error delta <= 2^-97.5. */
+static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
+{
+    uint64_t a = r / t->B, b = r % t->B, i = a - t->a_first;
+    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
+    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
+    dd_t y = dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
+    dd_t sq = dd_mul(y, y);
+    return dd_add_d(dd_make(-2.0 * sq.hi, -2.0 * sq.lo), 1.0);
+}
+
+/* Double-double stage.  c~ from crtrig_sincospi_ratio_dd (relative 3.7 2^-103, as
+ * in the top comment) or from the table (cos_table: absolute delta <= 42.6 2^-103).
+ * |P(c~) - P(c)| <= delta A1(|c| + delta) (mean value theorem on sum |q_j| |x|^j),
+ * with A1(|c| + delta) <= A1~ (1 + 2^-44) (as for A~: <= 3K roundings and the hi
+ * parts' errors, and delta below 2^-97 absolute against |c_hi|); a relative error
+ * rho of c~ is an absolute one rho |c| <= 2^-101 too.  Horner: gamma_{2K-1} 2^-103
+ * <= 31.1 2^-103 of A(|c~|) <= A~ (1 + 2^-44); the ends' dd_add_d 1.01 2^-103 A~.
+ * In all <= 32.2 2^-103 A~ + 42.7 2^-103 A1~ < 2^-97.9 A~ + 2^-97.5 A1~, and we use
+ * E = 2^-95 (A~ + A1~) (A~ + A1~ computed in double: one more rounding, covered). */
+static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *t, uint64_t r,
+                    const cos_phase_t *p, crtrig_dtype fmt, double *result)
+{
+    dd_t c = t ? cos_table(t, r) : cos_dd(p), h = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
     double e;
     int j;
     for (j = deg - 1; j >= 0; j--)
         h = dd_add_accurate(dd_mul(h, c), dd_make(s->poly_hi[j], s->poly_lo[j]));
-    e = 0x1p-95 * magnitude(s, deg, c.hi);
+    e = 0x1p-95 * (magnitude(s, deg, c.hi) + slope(s, deg, c.hi));
     if (!(fabs(h.hi) > 2.0 * e) || fabs(h.hi) < 0x1p-1000)
         return 0;
     return crtrig_decide_dd(h, e, fmt, result);
@@ -235,8 +281,9 @@ static int stage_multi(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, crtri
 }
 
 /* The correctly rounded w at the folded phase r (0 <= r <= D/2) in fmt, through the stages. */
-static int phase_value(const crtrig_cosum_spec *spec, int deg, uint64_t r, uint64_t D, crtrig_dtype fmt,
-                       int first_stage, int start_bits, mpfix_ctx *ctx, crtrig_stage_counts *counts, double *v)
+static int phase_value(const crtrig_cosum_spec *spec, int deg, const crtrig_sinpi_table *table, uint64_t r,
+                       uint64_t D, crtrig_dtype fmt, int first_stage, int start_bits, mpfix_ctx *ctx,
+                       crtrig_stage_counts *counts, double *v)
 {
     cos_phase_t p = cos_phase(r, D);
     int rc;
@@ -245,7 +292,7 @@ static int phase_value(const crtrig_cosum_spec *spec, int deg, uint64_t r, uint6
             counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
         return CRTRIG_OK;
     }
-    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, &p, fmt, v)) {
+    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, table, r, &p, fmt, v)) {
         if (counts)
             counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
         return CRTRIG_OK;
@@ -286,55 +333,223 @@ static int check_spec(const crtrig_cosum_spec *s, uint64_t r_max)
     return CRTRIG_OK;
 }
 
+/* One fill, shared by its participants (threads.h). */
+typedef struct cosum_fill {
+    const crtrig_cosum_spec *spec;
+    const crtrig_sinpi_table *table;  /* NULL: c from crtrig_sincospi_ratio_dd */
+    mpfix_ctx *workspaces;            /* one per participant */
+    crtrig_stage_counts *counts;
+    crtrig_dtype dtype, fmt;
+    uint64_t D, len;
+    int deg, first_stage, start_bits;
+    char *out;
+    ptrdiff_t stride;
+} cosum_fill;
+
+static void store_phase(const cosum_fill *f, crtrig_stage_counts *counts, uint64_t r, double v)
+{
+    crtrig_store(f->dtype, v, f->out + (ptrdiff_t)r * f->stride);
+    if (f->D - r != r && f->D - r < f->len) {
+        crtrig_store(f->dtype, v, f->out + (ptrdiff_t)(f->D - r) * f->stride);
+        if (counts)
+            counts->mirrored++;
+    }
+}
+
+/* The float64 rounding test's common case without its library calls: with
+ * |w - y| <= e, y = hi + lo (hi = RN(hi + lo)), 2^-1000 <= |hi| = 2^E m (1 <= m < 2),
+ * the doubles next to hi are at least 2^(E-53) away (2^(E-53) below a power of
+ * two), so if |w - hi| <= |lo| + e < 2^(E-54), half of that, then RN(w) = hi.
+ * The sum |lo| + e rounds by at most an ulp of itself: the test against 2^(E-55)
+ * keeps it below 2^(E-54).  Otherwise crtrig_decide_dd decides. */
+static int quick_float64(crtrig_dtype fmt, dd_t y, double e, double *result)
+{
+    uint64_t bits;
+    double scale;
+    if (fmt != CRTRIG_FLOAT64)
+        return 0;
+    memcpy(&bits, &y.hi, sizeof bits);
+    bits &= 0x7ff0000000000000u;  /* 2^E */
+    memcpy(&scale, &bits, sizeof scale);
+    if (!(fabs(y.lo) + e < 0x1p-55 * scale))
+        return 0;
+    *result = y.hi;
+    return 1;
+}
+
+enum { COSUM_GROUP = 16 };
+
+/* The double-double stage of stage_dd for up to COSUM_GROUP phases at once, the
+ * same operations per element in the same order (so the same values and the same
+ * bound), interleaved so that the elements' dependency chains overlap; what it
+ * leaves undecided goes to phase_value from the fixed-point stage. */
+static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *counts, const uint64_t *rs,
+                    int count)
+{
+    const crtrig_cosum_spec *s = f->spec;
+    dd_t c[COSUM_GROUP], h[COSUM_GROUP];
+    int i, j, deg = f->deg;
+    for (i = 0; i < count; i++) {
+        cos_phase_t p = cos_phase(rs[i], f->D);
+        c[i] = f->table ? cos_table(f->table, rs[i]) : cos_dd(&p);
+        h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
+    }
+    for (j = deg - 1; j >= 0; j--) {
+        dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
+        for (i = 0; i < count; i++)
+            h[i] = dd_add_accurate(dd_mul(h[i], c[i]), q);
+    }
+    for (i = 0; i < count; i++) {
+        double v = 0.0, e = 0x1p-95 * (magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi));
+        if (fabs(h[i].hi) > 2.0 * e && fabs(h[i].hi) >= 0x1p-1000 &&
+            (quick_float64(f->fmt, h[i], e, &v) || crtrig_decide_dd(h[i], e, f->fmt, &v))) {
+            if (counts)
+                counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
+        } else {
+            int rc = phase_value(s, deg, f->table, rs[i], f->D, f->fmt, CRTRIG_STAGE_MULTI, f->start_bits, ctx,
+                                 counts, &v);
+            if (rc != CRTRIG_OK)
+                return rc;
+        }
+        store_phase(f, counts, rs[i], v);
+    }
+    return CRTRIG_OK;
+}
+
+/* The phases [lo, hi): each computed once, stored at n = r and n = D - r; the
+ * skipped phases left alone.  Every value depends only on r, D and the spec
+ * (the table is built for all phases before the split): any split gives the
+ * same bits. */
+static int cosum_phases(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *counts, uint64_t lo,
+                        uint64_t hi)
+{
+    const crtrig_cosum_spec *spec = f->spec;
+    size_t next = 0, top = spec->skip_count;
+    uint64_t r, group[COSUM_GROUP];
+    int grouped = f->first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE &&
+                  (f->fmt == CRTRIG_FLOAT64 || f->first_stage == CRTRIG_STAGE_DOUBLE_DOUBLE);
+    int count = 0, rc;
+    while (next < top) {  /* the first skipped phase >= lo, by bisection */
+        size_t mid = next + (top - next) / 2;
+        if (spec->skip[mid] < lo)
+            next = mid + 1;
+        else
+            top = mid;
+    }
+    for (r = lo; r < hi; r++) {
+        double v = 0.0;
+        if (next < spec->skip_count && spec->skip[next] == r) {
+            next++;
+            continue;
+        }
+        if (grouped) {
+            group[count++] = r;
+            if (count == COSUM_GROUP) {
+                if ((rc = group_dd(f, ctx, counts, group, count)) != CRTRIG_OK)
+                    return rc;
+                count = 0;
+            }
+            continue;
+        }
+        rc = phase_value(spec, f->deg, f->table, r, f->D, f->fmt, f->first_stage, f->start_bits, ctx, counts, &v);
+        if (rc != CRTRIG_OK)
+            return rc;
+        store_phase(f, counts, r, v);
+    }
+    return count ? group_dd(f, ctx, counts, group, count) : CRTRIG_OK;
+}
+
+static int cosum_share(void *arg, int participant, crtrig_job *job)
+{
+    cosum_fill *f = (cosum_fill *)arg;
+    crtrig_stage_counts counts;
+    size_t lo, hi;
+    int rc = CRTRIG_OK;
+    memset(&counts, 0, sizeof counts);
+    while (rc == CRTRIG_OK && crtrig_job_next(job, &lo, &hi))
+        rc = cosum_phases(f, &f->workspaces[participant], f->counts ? &counts : NULL, lo, hi);
+    if (f->counts)
+        crtrig_job_add_counts(job, f->counts, &counts);
+    return rc;
+}
+
+enum { COSUM_BLOCK = 256 };
+
 int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
                            char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
                            crtrig_stage_counts *counts)
 {
-    uint64_t D, r, r_max, len;
-    size_t next_skip = 0;
+    cosum_fill f;
+    crtrig_sinpi_table table;
+    mpfix_ctx single, *all = &single;
     ptrdiff_t width;
-    crtrig_dtype fmt;
     crtrig_fpenv env;
-    mpfix_ctx ctx;
-    int deg, rc = CRTRIG_OK;
-    int first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    int start_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : COSUM_MULTI_DEFAULT_BITS;
+    int participants, i, rc = CRTRIG_OK, have_table = 0;
+    uint64_t r_max;
 
+    f.first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    f.start_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : COSUM_MULTI_DEFAULT_BITS;
     if ((unsigned)dtype >= CRTRIG_NUM_DTYPES || size < 2 || size > CRTRIG_WINDOW_MAX_SIZE ||
-        (uint64_t)size > (uint64_t)SIZE_MAX || start_bits > COSUM_MULTI_MAX_BITS ||
+        (uint64_t)size > (uint64_t)SIZE_MAX || f.start_bits > COSUM_MULTI_MAX_BITS ||
         (opt && opt->simd_target))
         return CRTRIG_EINVAL;
-    len = (uint64_t)size;
-    D = periodic ? len : len - 1;
-    r_max = D / 2;
+    f.len = (uint64_t)size;
+    f.D = periodic ? f.len : f.len - 1;
+    r_max = f.D / 2;
     if (check_spec(spec, r_max) != CRTRIG_OK)
         return CRTRIG_EINVAL;
     width = (ptrdiff_t)COSUM_ELEMENT_SIZE[dtype];
     if (stride > -width && stride < width)
         return CRTRIG_EINVAL;  /* elements overlapping each other */
-    deg = degree_of(spec);
-    if (mpfix_ctx_init(&ctx, COSUM_MULTI_MAX_BITS) != 0)
-        return CRTRIG_ENOMEM;
-    fmt = crtrig_compute_format(dtype);
-    crtrig_fpenv_enter(&env);
-    for (r = 0; r <= r_max && rc == CRTRIG_OK; r++) {
-        double v = 0.0;
-        if (next_skip < spec->skip_count && spec->skip[next_skip] == r) {
-            next_skip++;
-            continue;
-        }
-        rc = phase_value(spec, deg, r, D, fmt, first_stage, start_bits, &ctx, counts, &v);
-        if (rc != CRTRIG_OK)
-            break;
-        crtrig_store(dtype, v, out + (ptrdiff_t)r * stride);
-        if (D - r != r && D - r < len) {
-            crtrig_store(dtype, v, out + (ptrdiff_t)(D - r) * stride);
-            if (counts)
-                counts->mirrored++;
+    f.spec = spec;
+    f.deg = degree_of(spec);
+    f.dtype = dtype;
+    f.fmt = crtrig_compute_format(dtype);
+    f.out = out;
+    f.stride = stride;
+    f.counts = counts;
+    f.table = NULL;
+    /* Threads, their workspaces and the table: all before anything is written. */
+    participants = crtrig_threads_claim((size_t)f.len, COSUM_BLOCK);
+    if (participants > 1) {
+        all = (mpfix_ctx *)crtrig_alloc((size_t)participants * sizeof *all);
+        if (!all) {
+            crtrig_threads_release(participants);
+            return CRTRIG_ENOMEM;
         }
     }
+    for (i = 0; i < participants; i++)
+        if (mpfix_ctx_init(&all[i], COSUM_MULTI_MAX_BITS) != 0)
+            break;
+    if (i < participants) {
+        while (i-- > 0)
+            mpfix_ctx_free(&all[i]);
+        if (all != &single)
+            crtrig_free(all);
+        crtrig_threads_release(participants);
+        return CRTRIG_ENOMEM;
+    }
+    f.workspaces = all;
+    crtrig_fpenv_enter(&env);
+    /* The table (its builder's values are crtrig_sincospi_ratio_dd's bit for bit on
+     * every target, window_table.h; the baseline target builds it) serves the
+     * double-double stage of the float64 outputs, for D within its range. */
+    if (f.fmt == CRTRIG_FLOAT64 && f.D <= CRTRIG_SINPI_TABLE_MAX_D && f.D >= 2) {
+        rc = crtrig_sinpi_table_init(&table, crtrig_target_at(0), f.D, crtrig_sinpi_table_step(r_max), 0, r_max);
+        have_table = rc == CRTRIG_OK;
+        if (have_table)
+            f.table = &table;
+    }
+    if (rc == CRTRIG_OK)
+        rc = crtrig_threads_run(participants, (size_t)(r_max + 1), COSUM_BLOCK, cosum_share, &f);
     crtrig_fpenv_leave(&env, 0);
-    mpfix_ctx_free(&ctx);
+    if (have_table)
+        crtrig_sinpi_table_free(&table);
+    for (i = 0; i < participants; i++)
+        mpfix_ctx_free(&all[i]);
+    if (all != &single)
+        crtrig_free(all);
+    crtrig_threads_release(participants);
     return rc;
 }
 
@@ -358,7 +573,7 @@ int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, 
     if (mpfix_ctx_init(&ctx, COSUM_MULTI_MAX_BITS) != 0)
         return CRTRIG_ENOMEM;
     crtrig_fpenv_enter(&env);
-    rc = phase_value(spec, degree_of(spec), r, D, crtrig_compute_format(dtype), first_stage, start_bits, &ctx,
+    rc = phase_value(spec, degree_of(spec), NULL, r, D, crtrig_compute_format(dtype), first_stage, start_bits, &ctx,
                      counts, result);
     crtrig_fpenv_leave(&env, 0);
     mpfix_ctx_free(&ctx);
