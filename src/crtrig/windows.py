@@ -10,6 +10,8 @@ the output type:
     hann(M, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     hamming, blackman, boxcar, triang, bartlett, parzen: the same
     general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    general_cosine(M, a, sym=True, *, dtype=np.float64, out=None)
+    nuttall, blackmanharris, flattop: as hann
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
 
@@ -568,10 +570,6 @@ def _not_done_doc(function, title, why, params="", example="8", extra_raises="")
                                             example=example, extra_raises=extra_raises)
 
 
-_CORE_COSINE = ("a cosine sum through the C core's table pass, rounding test and exact fallback is "
-                "planned (issue 19)")
-
-
 def _cosine_sum(fname, M, a, sym, dtype, out, xp=None, device=None):
     """general_cosine and the windows made of it: exact coefficients (crtrig._cosine_windows)."""
     M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
@@ -595,6 +593,108 @@ def blackmanharris(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=
 
 def flattop(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
     return _cosine_sum("flattop", M, _cosine_windows.FLATTOP, sym, dtype, out, xp, device)
+
+
+general_cosine.__doc__ = """Return a generic weighted sum of cosine terms window of length `M`,
+    correctly rounded; scipy.signal.windows.general_cosine's interface.
+
+    w[n] = sum_k a[k] cos(k (2 pi n / D - pi)) = sum_k (-1)^k a[k] cos(2 pi k n / D),
+    n = 0 .. M-1, D = M - 1 if `sym` else M (scipy's ``fac = linspace(-pi, pi, ...)``),
+    each value the exact real number rounded once to nearest-even into `dtype`.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    a : sequence
+        The coefficients a[0], a[1], ..., each taken as an exact rational: a
+        ``fractions.Fraction``, an int, a decimal string (``"0.54"``, ``"27/50"``), a
+        ``decimal.Decimal``, or a Python or NumPy float read as its shortest decimal
+        (0.3 means 3/10), as `general_hamming` reads alpha.  At most 16 terms (up to
+        the last nonzero one), each with a reduced denominator of at most 2**62,
+        |a[k]| below 2**14 and sum(floor(|a[k]|) + 1) at most 2**15: ValueError
+        beyond (no slower exact path).  An empty `a` gives zeros.
+    sym, dtype, out
+        As in `hann`.  Values may be negative (a negative value that rounds to zero
+        gives -0.0); integer outputs truncate the float32 value toward zero.
+
+    Returns
+    -------
+    ndarray
+        The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError
+        A coefficient is a bool or not a number of the kinds above, or `M`, `sym`,
+        `dtype` or `out` is wrong as in `hann`.
+    ValueError
+        A coefficient is not finite or out of the ranges above, or `M` or `out` is
+        wrong as in `hann`.  Every error is raised before anything is written.
+
+    Notes
+    -----
+    Where w[n] is rational (where every cos(2 pi k n/D) is, and the few other
+    phases where the sum of irrational cosines is rational) it is computed
+    exactly and rounded once; elsewhere it is irrational and the C core's
+    staged evaluation (double, double-double, fixed point) decides its rounding
+    (src/core/window_cosum.c).  scipy has no `xp`/`device` keywords here either.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.general_cosine(5, [0.5, 0.3, 0.2]))
+    [0.4 0.3 1.  0.3 0.4]
+    >>> print(windows.general_cosine(6, ["1/2", "1/4", "-1/4"]))
+    [0.    0.625 0.625 0.625 0.625 0.   ]
+    """
+
+_COSUM_DOC = """Return the {title} window of length `M`, correctly rounded;
+    scipy.signal.windows.{name}'s interface.
+
+    w[n] = sum_k (-1)^k a[k] cos(2 pi k n / D), n = 0 .. M-1, D = M - 1 if `sym` else M,
+    a = {coefficients}
+    (scipy's decimals, taken exactly), each value the exact real number rounded once
+    to nearest-even into `dtype`: ``general_cosine(M, a, sym)``.{extra}
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As in `hann`; every error is raised before anything is written.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+{examples}
+    """
+nuttall.__doc__ = _COSUM_DOC.format(
+    title="Nuttall (minimum 4-term Blackman-Harris)", name="nuttall",
+    coefficients="(0.3635819, 0.4891775, 0.1365995, 0.0106411)", extra="", examples="""\
+    >>> print(windows.nuttall(5))
+    [3.628000e-04 2.269824e-01 1.000000e+00 2.269824e-01 3.628000e-04]""")
+blackmanharris.__doc__ = _COSUM_DOC.format(
+    title="minimum 4-term Blackman-Harris", name="blackmanharris",
+    coefficients="(0.35875, 0.48829, 0.14128, 0.01168)", extra="", examples="""\
+    >>> print(windows.blackmanharris(5))
+    [6.0000e-05 2.1747e-01 1.0000e+00 2.1747e-01 6.0000e-05]""")
+flattop.__doc__ = _COSUM_DOC.format(
+    title="flat top", name="flattop",
+    coefficients="(0.21557895, 0.41663158, 0.277263158, 0.083578947, 0.006947368)",
+    extra="\n    The window is negative near its ends.", examples="""\
+    >>> print(windows.flattop(5))
+    [-4.210510e-04 -5.473684e-02  1.000000e+00 -5.473684e-02 -4.210510e-04]""")
 
 
 def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -770,14 +870,6 @@ def dpss(M, NW, Kmax=None, sym=True, norm=None, return_ratios=False, *, xp=None,
         "inexactly (float64, not correctly rounded)")
 
 
-_COSINE_WHY = ("A cosine sum with exact coefficients; crtrig does not compute it yet (planned: the C "
-               "core's table pass, rounding test and exact fallback, as for `hann`).")
-_not_done_doc(general_cosine, "Generalized cosine-sum window", _COSINE_WHY,
-              "a : sequence\n        The coefficients (scipy's signature; not used yet).\n    ",
-              example="8, [0.5, 0.5]")
-_not_done_doc(nuttall, "Nuttall's minimum 4-term Blackman-Harris window", _COSINE_WHY)
-_not_done_doc(blackmanharris, "The minimum 4-term Blackman-Harris window", _COSINE_WHY)
-_not_done_doc(flattop, "The flat top window", _COSINE_WHY)
 _not_done_doc(cosine, "The cosine (half-sine) window",
               "sin(pi (n + 1/2)/M) correctly rounded is not wired up yet.")
 _not_done_doc(bohman, "The Bohman window",
