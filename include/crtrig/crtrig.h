@@ -156,6 +156,12 @@ typedef struct crtrig_cosum_spec {
     const double *poly_hi, *poly_lo;
     const uint64_t *skip;
     size_t skip_count;
+    /* An optional term lin r/D (r the folded phase; barthann's), lin =
+     * (-1)^lin_negative lin_num/lin_den within the same ranges as b_k (lin_num = 0:
+     * none), lin_hi + lo its double-double within 2^-105. */
+    int lin_negative;
+    uint64_t lin_num, lin_den;
+    double lin_hi, lin_lo;
 } crtrig_cosum_spec;
 int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
                            char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
@@ -351,6 +357,13 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
+/* The same sum at listed phases: out[i] (i < count) = w at the phase
+ * fold(first + i step) = min(|m| mod D, D - |m| mod D), 1 <= D <= 2^53, the phases
+ * within 2^61 in magnitude; elements whose folded phase is in spec->skip are not
+ * written.  (crtrig.windows' cosine, D = 4M, and barthann, with the lin term.) */
+int crtrig_cosum_phases_ex(const crtrig_cosum_spec *spec, uint64_t D, int64_t first, int64_t step,
+                           int64_t count, crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts);
 /* Test hook: element n (0 <= n <= D <= 2^53) of the cosine-sum window of spec
  * (its skip list is checked but not used: the caller asks only for phases where
  * w is irrational), correctly rounded into dtype's format, as a double. */

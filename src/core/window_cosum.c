@@ -151,14 +151,20 @@ static double magnitude(const crtrig_cosum_spec *s, int deg, double c)
     return m;
 }
 
-static int stage_double(const crtrig_cosum_spec *s, int deg, const cos_phase_t *p, crtrig_dtype fmt,
-                        double *result)
+static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_t D, const cos_phase_t *p,
+                        crtrig_dtype fmt, double *result)
 {
     double c = cos_d(p), h = s->poly_hi[deg], e;
     int j;
     for (j = deg - 1; j >= 0; j--)
         h = h * c + s->poly_hi[j];
-    e = 0x1p-45 * magnitude(s, deg, c);
+    e = magnitude(s, deg, c);
+    if (s->lin_num) {  /* + lin r/D: the quotient, lin_hi and the product 3.01u |t|, the sum u (A + |t|) */
+        double t = s->lin_hi * ((double)r / (double)D);
+        h += t;
+        e += fabs(t);
+    }
+    e *= 0x1p-45;  /* 110u (A + |t|) < 2^-45 (A~ + |t~|) */
     if (!(fabs(h) > e))  /* the interval may hold 0 (or w's sign is unknown) */
         return 0;
     return crtrig_decide_d(h, e, fmt, result);
@@ -192,6 +198,21 @@ static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
     return dd_add_d(dd_make(-2.0 * sq.hi, -2.0 * sq.lo), 1.0);
 }
 
+/* The optional term lin r/D (crtrig_cosum_spec) added to a double-double value:
+ * t = dd_mul(dd_div_d(r, D), lin) within 2^-103 + 2^-103 + 2^-105 (lin's
+ * constant) <= 2.3 2^-103 of |t|, the sum by dd_add_accurate within 0.4 2^-103 of
+ * |h + t| <= A + |t|: both inside E = 2^-95 (A~ + A1~ + |t~|) (stage_dd's margin).
+ * *mag gets |t_hi| added. */
+static dd_t add_linear(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, dd_t h, double *mag)
+{
+    dd_t t;
+    if (!s->lin_num)
+        return h;
+    t = dd_mul(dd_div_d(dd_make((double)r, 0.0), (double)D), dd_make(s->lin_hi, s->lin_lo));
+    *mag += fabs(t.hi);
+    return dd_add_accurate(h, t);
+}
+
 /* Double-double stage.  c~ from crtrig_sincospi_ratio_dd (relative 3.7 2^-103, as
  * in the top comment) or from the table (cos_table: absolute delta <= 42.6 2^-103).
  * |P(c~) - P(c)| <= delta A1(|c| + delta) (mean value theorem on sum |q_j| |x|^j),
@@ -201,7 +222,7 @@ static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
  * <= 31.1 2^-103 of A(|c~|) <= A~ (1 + 2^-44); the ends' dd_add_d 1.01 2^-103 A~.
  * In all <= 32.2 2^-103 A~ + 42.7 2^-103 A1~ < 2^-97.9 A~ + 2^-97.5 A1~, and we use
  * E = 2^-95 (A~ + A1~) (A~ + A1~ computed in double: one more rounding, covered). */
-static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *t, uint64_t r,
+static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *t, uint64_t r, uint64_t D,
                     const cos_phase_t *p, crtrig_dtype fmt, double *result)
 {
     dd_t c = t ? cos_table(t, r) : cos_dd(p), h = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
@@ -209,7 +230,9 @@ static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_tabl
     int j;
     for (j = deg - 1; j >= 0; j--)
         h = dd_add_accurate(dd_mul(h, c), dd_make(s->poly_hi[j], s->poly_lo[j]));
-    e = 0x1p-95 * (magnitude(s, deg, c.hi) + slope(s, deg, c.hi));
+    e = magnitude(s, deg, c.hi) + slope(s, deg, c.hi);
+    h = add_linear(s, r, D, h, &e);
+    e *= 0x1p-95;
     if (!(fabs(h.hi) > 2.0 * e) || fabs(h.hi) < 0x1p-1000)
         return 0;
     return crtrig_decide_dd(h, e, fmt, result);
@@ -243,6 +266,13 @@ static uint64_t cosum_fixed(mpfix_ctx *ctx, const crtrig_cosum_spec *s, uint64_t
         err += (s->num[k] / s->den[k] + 1) * err_y + 3;
         term_negative = p.negative != (s->negative[k] != 0);
         mpfix_add(term_negative ? neg : pos, term, n);
+    }
+    if (s->lin_num) {  /* lin r/D: X = r/D and L = |lin| each < 1 ulp low, floor(X L): (floor|lin| + 1) + 2 */
+        mpfix_set_ratio(bk, n, r, D);
+        mpfix_set_ratio(y, n, s->lin_num, s->lin_den);
+        mpfix_mul(ctx, term, bk, y);
+        err += s->lin_num / s->lin_den + 3;
+        mpfix_add(s->lin_negative ? neg : pos, term, n);
     }
     if (mpfix_cmp(pos, neg, n) >= 0) {
         mpfix_sub(pos, neg, n);
@@ -287,12 +317,12 @@ static int phase_value(const crtrig_cosum_spec *spec, int deg, const crtrig_sinp
 {
     cos_phase_t p = cos_phase(r, D);
     int rc;
-    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, &p, fmt, v)) {
+    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, r, D, &p, fmt, v)) {
         if (counts)
             counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
         return CRTRIG_OK;
     }
-    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, table, r, &p, fmt, v)) {
+    if (first_stage <= CRTRIG_STAGE_DOUBLE_DOUBLE && stage_dd(spec, deg, table, r, D, &p, fmt, v)) {
         if (counts)
             counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
         return CRTRIG_OK;
@@ -325,6 +355,11 @@ static int check_spec(const crtrig_cosum_spec *s, uint64_t r_max)
             return CRTRIG_EINVAL;
         total_int += s->num[k] / s->den[k] + 1;
     }
+    if (s->lin_num) {
+        if (s->lin_den == 0 || s->lin_den > ((uint64_t)1 << 62) || s->lin_num / s->lin_den >= ((uint64_t)1 << 14))
+            return CRTRIG_EINVAL;
+        total_int += s->lin_num / s->lin_den + 1;
+    }
     if (total_int > ((uint64_t)1 << 15))
         return CRTRIG_EINVAL;
     for (i = 0; i < s->skip_count; i++)
@@ -344,10 +379,36 @@ typedef struct cosum_fill {
     int deg, first_stage, start_bits;
     char *out;
     ptrdiff_t stride;
+    int listed;                       /* crtrig_cosum_phases_ex: out[i] = w at fold(first + i step) */
+    int64_t first, step;
 } cosum_fill;
+
+/* fold(m) = min(|m| mod D, D - |m| mod D): the phase in [0, D/2] with the same cosines. */
+static uint64_t fold_signed(int64_t m, uint64_t D)
+{
+    uint64_t r = (uint64_t)(m < 0 ? -m : m) % D;
+    return 2 * r > D ? D - r : r;
+}
+
+static int skipped(const crtrig_cosum_spec *spec, uint64_t r)
+{
+    size_t lo = 0, hi = spec->skip_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (spec->skip[mid] < r)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < spec->skip_count && spec->skip[lo] == r;
+}
 
 static void store_phase(const cosum_fill *f, crtrig_stage_counts *counts, uint64_t r, double v)
 {
+    if (f->listed) {  /* r is then the element's index; its phase was computed from it */
+        crtrig_store(f->dtype, v, f->out + (ptrdiff_t)r * f->stride);
+        return;
+    }
     crtrig_store(f->dtype, v, f->out + (ptrdiff_t)r * f->stride);
     if (f->D - r != r && f->D - r < f->len) {
         crtrig_store(f->dtype, v, f->out + (ptrdiff_t)(f->D - r) * f->stride);
@@ -389,9 +450,12 @@ static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *co
     const crtrig_cosum_spec *s = f->spec;
     dd_t c[COSUM_GROUP], h[COSUM_GROUP];
     int i, j, deg = f->deg;
+    uint64_t ph[COSUM_GROUP];
+    for (i = 0; i < count; i++)
+        ph[i] = f->listed ? fold_signed(f->first + (int64_t)rs[i] * f->step, f->D) : rs[i];
     for (i = 0; i < count; i++) {
-        cos_phase_t p = cos_phase(rs[i], f->D);
-        c[i] = f->table ? cos_table(f->table, rs[i]) : cos_dd(&p);
+        cos_phase_t p = cos_phase(ph[i], f->D);
+        c[i] = f->table ? cos_table(f->table, ph[i]) : cos_dd(&p);
         h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
     }
     for (j = deg - 1; j >= 0; j--) {
@@ -400,13 +464,15 @@ static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *co
             h[i] = dd_add_accurate(dd_mul(h[i], c[i]), q);
     }
     for (i = 0; i < count; i++) {
-        double v = 0.0, e = 0x1p-95 * (magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi));
+        double v = 0.0, e = magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi);
+        h[i] = add_linear(s, ph[i], f->D, h[i], &e);
+        e *= 0x1p-95;
         if (fabs(h[i].hi) > 2.0 * e && fabs(h[i].hi) >= 0x1p-1000 &&
             (quick_float64(f->fmt, h[i], e, &v) || crtrig_decide_dd(h[i], e, f->fmt, &v))) {
             if (counts)
                 counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
         } else {
-            int rc = phase_value(s, deg, f->table, rs[i], f->D, f->fmt, CRTRIG_STAGE_MULTI, f->start_bits, ctx,
+            int rc = phase_value(s, deg, f->table, ph[i], f->D, f->fmt, CRTRIG_STAGE_MULTI, f->start_bits, ctx,
                                  counts, &v);
             if (rc != CRTRIG_OK)
                 return rc;
@@ -438,7 +504,12 @@ static int cosum_phases(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts
     }
     for (r = lo; r < hi; r++) {
         double v = 0.0;
-        if (next < spec->skip_count && spec->skip[next] == r) {
+        uint64_t phase = r;
+        if (f->listed) {  /* r is the element's index */
+            phase = fold_signed(f->first + (int64_t)r * f->step, f->D);
+            if (skipped(spec, phase))
+                continue;
+        } else if (next < spec->skip_count && spec->skip[next] == r) {
             next++;
             continue;
         }
@@ -451,7 +522,8 @@ static int cosum_phases(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts
             }
             continue;
         }
-        rc = phase_value(spec, f->deg, f->table, r, f->D, f->fmt, f->first_stage, f->start_bits, ctx, counts, &v);
+        rc = phase_value(spec, f->deg, f->table, phase, f->D, f->fmt, f->first_stage, f->start_bits, ctx, counts,
+                         &v);
         if (rc != CRTRIG_OK)
             return rc;
         store_phase(f, counts, r, v);
@@ -475,42 +547,20 @@ static int cosum_share(void *arg, int participant, crtrig_job *job)
 
 enum { COSUM_BLOCK = 256 };
 
-int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
-                           char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
-                           crtrig_stage_counts *counts)
+/* Threads, workspaces and the table, then the job over `items` (phases or elements);
+ * f is filled in but for those.  Arguments already checked. */
+static int cosum_run(cosum_fill *f, uint64_t items, uint64_t r_max)
 {
-    cosum_fill f;
     crtrig_sinpi_table table;
     mpfix_ctx single, *all = &single;
-    ptrdiff_t width;
     crtrig_fpenv env;
     int participants, i, rc = CRTRIG_OK, have_table = 0;
-    uint64_t r_max;
 
-    f.first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
-    f.start_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : COSUM_MULTI_DEFAULT_BITS;
-    if ((unsigned)dtype >= CRTRIG_NUM_DTYPES || size < 2 || size > CRTRIG_WINDOW_MAX_SIZE ||
-        (uint64_t)size > (uint64_t)SIZE_MAX || f.start_bits > COSUM_MULTI_MAX_BITS ||
-        (opt && opt->simd_target))
-        return CRTRIG_EINVAL;
-    f.len = (uint64_t)size;
-    f.D = periodic ? f.len : f.len - 1;
-    r_max = f.D / 2;
-    if (check_spec(spec, r_max) != CRTRIG_OK)
-        return CRTRIG_EINVAL;
-    width = (ptrdiff_t)COSUM_ELEMENT_SIZE[dtype];
-    if (stride > -width && stride < width)
-        return CRTRIG_EINVAL;  /* elements overlapping each other */
-    f.spec = spec;
-    f.deg = degree_of(spec);
-    f.dtype = dtype;
-    f.fmt = crtrig_compute_format(dtype);
-    f.out = out;
-    f.stride = stride;
-    f.counts = counts;
-    f.table = NULL;
+    f->deg = degree_of(f->spec);
+    f->fmt = crtrig_compute_format(f->dtype);
+    f->table = NULL;
     /* Threads, their workspaces and the table: all before anything is written. */
-    participants = crtrig_threads_claim((size_t)f.len, COSUM_BLOCK);
+    participants = crtrig_threads_claim((size_t)items, COSUM_BLOCK);
     if (participants > 1) {
         all = (mpfix_ctx *)crtrig_alloc((size_t)participants * sizeof *all);
         if (!all) {
@@ -529,19 +579,19 @@ int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int peri
         crtrig_threads_release(participants);
         return CRTRIG_ENOMEM;
     }
-    f.workspaces = all;
+    f->workspaces = all;
     crtrig_fpenv_enter(&env);
     /* The table (its builder's values are crtrig_sincospi_ratio_dd's bit for bit on
      * every target, window_table.h; the baseline target builds it) serves the
      * double-double stage of the float64 outputs, for D within its range. */
-    if (f.fmt == CRTRIG_FLOAT64 && f.D <= CRTRIG_SINPI_TABLE_MAX_D && f.D >= 2) {
-        rc = crtrig_sinpi_table_init(&table, crtrig_target_at(0), f.D, crtrig_sinpi_table_step(r_max), 0, r_max);
+    if (f->fmt == CRTRIG_FLOAT64 && f->D <= CRTRIG_SINPI_TABLE_MAX_D && f->D >= 2) {
+        rc = crtrig_sinpi_table_init(&table, crtrig_target_at(0), f->D, crtrig_sinpi_table_step(r_max), 0, r_max);
         have_table = rc == CRTRIG_OK;
         if (have_table)
-            f.table = &table;
+            f->table = &table;
     }
     if (rc == CRTRIG_OK)
-        rc = crtrig_threads_run(participants, (size_t)(r_max + 1), COSUM_BLOCK, cosum_share, &f);
+        rc = crtrig_threads_run(participants, (size_t)items, COSUM_BLOCK, cosum_share, f);
     crtrig_fpenv_leave(&env, 0);
     if (have_table)
         crtrig_sinpi_table_free(&table);
@@ -551,6 +601,76 @@ int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int peri
         crtrig_free(all);
     crtrig_threads_release(participants);
     return rc;
+}
+
+static int check_call(const cosum_fill *f, crtrig_dtype dtype, int64_t count, ptrdiff_t stride)
+{
+    ptrdiff_t width;
+    if ((unsigned)dtype >= CRTRIG_NUM_DTYPES || f->start_bits > COSUM_MULTI_MAX_BITS ||
+        count < 0 || (uint64_t)count > (uint64_t)SIZE_MAX)
+        return CRTRIG_EINVAL;
+    width = (ptrdiff_t)COSUM_ELEMENT_SIZE[dtype];
+    if (count > 1 && stride > -width && stride < width)
+        return CRTRIG_EINVAL;  /* elements overlapping each other */
+    return CRTRIG_OK;
+}
+
+static void start_fill(cosum_fill *f, const crtrig_cosum_spec *spec, crtrig_dtype dtype, char *out,
+                       ptrdiff_t stride, const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    f->spec = spec;
+    f->dtype = dtype;
+    f->out = out;
+    f->stride = stride;
+    f->counts = counts;
+    f->first_stage = opt ? opt->first_stage : CRTRIG_STAGE_DOUBLE;
+    f->start_bits = (opt && opt->multi_start_bits > 0) ? opt->multi_start_bits : COSUM_MULTI_DEFAULT_BITS;
+    f->listed = 0;
+    f->first = f->step = 0;
+}
+
+int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
+                           char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
+                           crtrig_stage_counts *counts)
+{
+    cosum_fill f;
+    start_fill(&f, spec, dtype, out, stride, opt, counts);
+    if (size < 2 || size > CRTRIG_WINDOW_MAX_SIZE || (opt && opt->simd_target) ||
+        check_call(&f, dtype, size, stride) != CRTRIG_OK)
+        return CRTRIG_EINVAL;
+    f.len = (uint64_t)size;
+    f.D = periodic ? f.len : f.len - 1;
+    if (check_spec(spec, f.D / 2) != CRTRIG_OK)
+        return CRTRIG_EINVAL;
+    return cosum_run(&f, f.D / 2 + 1, f.D / 2);
+}
+
+int crtrig_cosum_phases_ex(const crtrig_cosum_spec *spec, uint64_t D, int64_t first, int64_t step,
+                           int64_t count, crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+{
+    const int64_t limit = (int64_t)1 << 62;
+    cosum_fill f;
+    start_fill(&f, spec, dtype, out, stride, opt, counts);
+    if (D < 1 || D > (uint64_t)CRTRIG_WINDOW_MAX_SIZE || (opt && opt->simd_target) ||
+        check_call(&f, dtype, count, stride) != CRTRIG_OK || first < -limit || first > limit ||
+        step < -limit || step > limit)
+        return CRTRIG_EINVAL;
+    if (count > 0) {  /* the last phase within 2^62 too (then every one between: linear) */
+        double last = (double)first + (double)(count - 1) * (double)step;
+        if (last < -0x1p61 || last > 0x1p61)
+            return CRTRIG_EINVAL;
+    }
+    if (check_spec(spec, D / 2) != CRTRIG_OK)
+        return CRTRIG_EINVAL;
+    if (count == 0)
+        return CRTRIG_OK;
+    f.D = D;
+    f.len = 0;
+    f.listed = 1;
+    f.first = first;
+    f.step = step;
+    return cosum_run(&f, (uint64_t)count, D / 2);
 }
 
 int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, crtrig_dtype dtype,

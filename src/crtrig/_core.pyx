@@ -91,6 +91,14 @@ cdef extern from "crtrig/crtrig.h" nogil:
         const double *poly_lo
         const uint64_t *skip
         size_t skip_count
+        int lin_negative
+        uint64_t lin_num
+        uint64_t lin_den
+        double lin_hi
+        double lin_lo
+    int crtrig_cosum_phases_ex(const crtrig_cosum_spec *spec, uint64_t D, int64_t first, int64_t step,
+                               int64_t count, int dtype, char *out, Py_ssize_t stride,
+                               const crtrig_eval_options *opt, crtrig_stage_counts *counts)
     int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, int dtype,
                                char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
                                crtrig_stage_counts *counts)
@@ -659,7 +667,7 @@ cdef class _CosumSpec:
     cdef double lo_arr[16]
     cdef object skip_arr
 
-    def __cinit__(self, terms, poly, skip):
+    def __cinit__(self, terms, poly, skip, lin=None):
         cdef int K = len(terms), k
         cdef cnp.ndarray skips = np.ascontiguousarray(np.asarray(skip, dtype=np.uint64))
         if K < 1 or K > 16 or len(poly) != K:
@@ -679,15 +687,46 @@ cdef class _CosumSpec:
         self.spec.poly_lo = self.lo_arr
         self.spec.skip = <const uint64_t *>cnp.PyArray_DATA(skips)
         self.spec.skip_count = <size_t>skips.shape[0]
+        self.spec.lin_negative = 0
+        self.spec.lin_num = 0
+        self.spec.lin_den = 1
+        self.spec.lin_hi = 0.0
+        self.spec.lin_lo = 0.0
+        if lin is not None:  # (negative, num, den, hi, lo)
+            self.spec.lin_negative = 1 if lin[0] else 0
+            self.spec.lin_num = lin[1]
+            self.spec.lin_den = lin[2]
+            self.spec.lin_hi = lin[3]
+            self.spec.lin_lo = lin[4]
+
+
+def fill_cosum_phases(uint64_t D, int64_t first, int64_t step, int dtype_code, cnp.ndarray out, terms, poly,
+                      skip, lin=None, int first_stage=0, int multi_start_bits=0):
+    """Fill out[i] (i < len(out)) with the cosine sum (plus the optional lin r/D
+    term) at the folded phase of first + i step, denominator D
+    (crtrig_cosum_phases_ex); elements whose folded phase is in `skip` are left
+    alone.  Returns the stage counts, as a dict."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, skip, lin)
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0]
+    cdef int64_t count = cnp.PyArray_DIMS(out)[0]
+    cdef int rc
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_phases_ex(&holder.spec, D, first, step, count, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
+    return _counts_dict(&counts)
 
 
 def cosum_element(terms, poly, uint64_t n, uint64_t D, int dtype_code, int first_stage=0,
-                  int multi_start_bits=0):
+                  int multi_start_bits=0, lin=None):
     """Test hook: element n of the cosine-sum window (crtrig_cosum_element), as a
     double, and the stage counts."""
     cdef crtrig_eval_options opt
     cdef crtrig_stage_counts counts
-    cdef _CosumSpec holder = _CosumSpec(terms, poly, ())
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, (), lin)
     cdef double result = 0.0
     cdef int rc
     _init(&opt, &counts, first_stage, multi_start_bits, 0)
