@@ -581,3 +581,63 @@ def scipy_cosine_sum(coefficients, M: int, sym: bool, fmts=FLOAT_FORMATS) -> dic
             values = values.astype(np.float32)
         result[fmt] = values.astype(NUMPY_DTYPES[fmt])
     return result
+
+
+def _rounded_all(evaluate, exact, fmts):
+    """{fmt: value}: exact (a Fraction, or None) rounded, else Ziv on evaluate(prec) ->
+    (mpf value, Fraction error bound), doubling the precision until both ends agree
+    in every format (an interval holding 0 never decides)."""
+    if exact is not None:
+        return {fmt: round_to_format(exact, fmt) for fmt in fmts}
+    prec = 128
+    while prec <= 1 << 14:
+        value, error = evaluate(prec)
+        value, error = _exact(value), gmpy2.mpq(error.numerator, error.denominator)
+        out = {}
+        for fmt in fmts:
+            low, high = round_to_format(value - error, fmt), round_to_format(value + error, fmt)
+            if not _same(low, high) or value - error <= 0 <= value + error:
+                break
+            out[fmt] = low
+        else:
+            return out
+        prec *= 2
+    raise ArithmeticError("oracle: no convergence")
+
+
+def scipy_cosine_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's cosine(M, sym): sin(pi (i + 1/2)/L), L = M or M + 1, by
+    mpmath's sinpi of the exact rational; exact (Niven) at 1/6, 1/2, 5/6."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    x = Fraction(2 * i + 1, 2 * L)  # in (0, 1)
+    exact = {Fraction(1, 6): Fraction(1, 2), Fraction(1, 2): Fraction(1), Fraction(5, 6): Fraction(1, 2)}.get(x)
+
+    def evaluate(prec):
+        # x rounds once (relative 2^-prec, x < 1), sinpi is pi-Lipschitz and adds an ulp:
+        # below 2^(3 - prec); we claim 2^(6 - prec).
+        with mpmath.workprec(prec):
+            return mpmath.sinpi(mpmath.mpf(x.numerator) / x.denominator), Fraction(1, 2 ** (prec - 6))
+    return _rounded_all(evaluate, exact, fmts)
+
+
+def scipy_barthann_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's barthann(M, sym): 0.62 - 0.48 f + 0.38 cos(2 pi f),
+    f = |i/(L - 1) - 1/2| exactly, the cosine by mpmath (exact where Niven says)."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    f = abs(Fraction(i, L - 1) - Fraction(1, 2))
+    c = _RATIONAL_COS.get(f % 1)
+    rational = Fraction(62, 100) - Fraction(48, 100) * f
+    exact = None if c is None else rational + Fraction(38, 100) * c
+
+    def evaluate(prec):
+        # 2f rounds once (relative 2^-prec, 2f <= 1), cospi pi-Lipschitz plus an ulp, times
+        # 0.38 and the sum an ulp each: below 2^(4 - prec); we claim 2^(8 - prec).
+        with mpmath.workprec(prec):
+            cosine = mpmath.cospi(mpmath.mpf(2 * f.numerator) / f.denominator)
+            value = mpmath.mpf(rational.numerator) / rational.denominator + mpmath.mpf(38) / 100 * cosine
+        return value, Fraction(1, 2 ** (prec - 8))
+    return _rounded_all(evaluate, exact, fmts)

@@ -263,3 +263,68 @@ def test_threads_bit_identical(thread_settings, count):
                 _core._require_all_workers(False)
                 assert_same_bits(got, want, (name, M, sym, fmt, stage, count))
                 assert split == single
+
+
+LISTED = {"cosine": oracle.scipy_cosine_value, "barthann": oracle.scipy_barthann_value}
+
+
+def listed_expected(name, M, sym):
+    key = ("listed", name, M, sym)
+    if key not in _MEMO:
+        rows = [LISTED[name](M, sym, i) for i in range(M)]
+        _MEMO[key] = {fmt: np.array([r[fmt] for r in rows], dtype=np.float64).astype(np.float32 if fmt == "bfloat16"
+                                                                                      else np.float64)
+                      .astype(np_dtype(fmt)) for fmt in FLOATS}
+    return _MEMO[key]
+
+
+@pytest.mark.parametrize("name", tuple(LISTED))
+def test_listed_exhaustive_small(name):
+    """cosine and barthann: every M = 0 .. 64, both modes, every format, against the oracle
+    (scipy's formulas: sinpi of (i + 1/2)/L; 0.62 - 0.48 f + 0.38 cos(2 pi f))."""
+    for M in range(0, 65):
+        for sym in (True, False):
+            got = {fmt: getattr(windows, name)(M, sym, dtype=np_dtype(fmt)) for fmt in FLOATS}
+            if M == 0:
+                assert all(g.shape == (0,) for g in got.values())
+                continue
+            want = listed_expected(name, M, sym)
+            for fmt in FLOATS:
+                assert_same_bits(got[fmt], want[fmt], (name, M, sym, fmt))
+
+
+@pytest.mark.parametrize("name", tuple(LISTED))
+def test_listed_stages_and_sampled(name):
+    """The later stages forced give the same bits; sampled elements of large windows."""
+    make = {"cosine": _cosine_windows.cosine_window, "barthann": _cosine_windows.barthann_window}[name]
+    for fmt in FLOATS:
+        for M in (9, 30):
+            for sym in (True, False):
+                want = listed_expected(name, M, sym)[fmt]
+                for stage in (1, 2):
+                    assert_same_bits(make(M, sym, np_dtype(fmt), None, _first_stage=stage), want,
+                                     (name, M, sym, fmt, stage))
+    rng = random.Random(7)
+    for M in (10**5 + 3, 3 * 2**18):
+        for sym in (True, False):
+            w = {fmt: getattr(windows, name)(M, sym, dtype=np_dtype(fmt)) for fmt in FLOATS}
+            for i in sorted({0, 1, M // 2, M // 3, M - 1} | {rng.randrange(M) for _ in range(5)}):
+                want = LISTED[name](M, sym, i)
+                for fmt in FLOATS:
+                    assert float(w[fmt][i]) == want[fmt], (name, M, sym, i, fmt)
+
+
+def test_listed_interface():
+    assert windows.cosine(1).tolist() == [1.0] and windows.barthann(0).shape == (0,)
+    assert windows.barthann(2).tolist() == [0.0, 0.0]
+    assert windows.cosine(3).tolist() == [0.5, 1.0, 0.5]
+    with pytest.raises(ValueError, match="at most"):
+        windows.cosine(2**51 + 1)
+    with pytest.raises(ValueError, match="at most"):
+        windows.barthann(2**52 + 2)
+    for name, aliases in (("cosine", ("cosine", "halfcosine")), ("barthann", ("barthann", "brthan", "bth"))):
+        for alias in aliases:
+            assert_same_bits(windows.get_window(alias, 11), getattr(windows, name)(11, sym=False), alias)
+    out = np.zeros(20, dtype=np.float32)[::-2]
+    windows.barthann(10, out=out)
+    assert_same_bits(out, windows.barthann(10, dtype=np.float32), "strided out")

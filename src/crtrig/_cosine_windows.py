@@ -338,3 +338,66 @@ def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits
     if out is None and not dt.isnative:
         return target.astype(dt)
     return target
+
+
+def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_bits=0, _counts=None):
+    """w[i] = sum_k b_k cos(2 pi k r_i/D) + lin r_i/D, r_i = fold(first + i step) (b, lin:
+    Fractions, P = sum b_k T_k nonconstant), for i < M, into `out` or a new array of dt.
+    The phases where P(c) is rational (exact_phases) are rounded here: w is rational
+    exactly there (lin r/D is)."""
+    target = out if out is not None else np.empty(M, dtype=dt.newbyteorder("="))
+    q = power_basis(b)
+    exact = exact_phases(q, D)
+    skip = sorted(exact)
+    terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
+    poly = [(float(x), float(x - Fraction(float(x)))) for x in q]
+    lin_spec = None
+    if lin:
+        hi = float(lin)
+        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator, hi, float(lin - Fraction(hi)))
+    index = np.arange(M, dtype=np.int64)
+    phases = np.abs(first + index * step) % D
+    phases = np.minimum(phases, D - phases)
+    hits = np.nonzero(np.isin(phases, np.array(skip, dtype=np.int64)))[0]
+    values = round_exact([exact[int(phases[i])] + lin * Fraction(int(phases[i]), D) for i in hits.tolist()],
+                         target.dtype)
+    counts = _core.fill_cosum_phases(D, first, step, output_code(target.dtype), target, terms, poly, skip, lin_spec,
+                                     _first_stage, _multi_start_bits)
+    if _counts is not None:
+        counts["exact"] += len(hits)
+        _counts.update(counts)
+    if hits.size:
+        target[hits] = values
+    if out is None and not dt.isnative:
+        return target.astype(dt)
+    return target
+
+
+#: cosine: D = 4 L (L the symmetric length) must be at most 2**53.
+COSINE_MAX_LENGTH = 2**51
+#: barthann: D = 2 (L - 1) must be at most 2**53.
+BARTHANN_MAX_LENGTH = 2**52 + 1
+
+
+def cosine_window(M, sym, dt, out, **hooks):
+    """scipy's sin(pi (n + 1/2)/L), L = M (sym) or M + 1, n < M, for M >= 2:
+    sin(pi (2n + 1)/(2L)) = cos(pi/2 - pi (2n + 1)/(2L)) = cos(2 pi (L - 1 - 2n)/(4L))."""
+    L = M if sym else M + 1
+    if L > COSINE_MAX_LENGTH:
+        raise ValueError(f"cosine(): M must be at most {COSINE_MAX_LENGTH - (0 if sym else 1)} "
+                         f"(2**51{'' if sym else ' - 1'} for sym={sym}); got {M}")
+    return listed_sum([Fraction(0), Fraction(1)], Fraction(0), 4 * L, L - 1, -2, M, dt, out, **hooks)
+
+
+BARTHANN = (Fraction(62, 100), Fraction(38, 100), Fraction(-48, 100))
+
+
+def barthann_window(M, sym, dt, out, **hooks):
+    """scipy's 0.62 - 0.48 f + 0.38 cos(2 pi f), f = |n/(L - 1) - 1/2| = |2n - N|/(2N),
+    N = L - 1, L = M (sym) or M + 1, for M >= 2: phase r = |2n - N| over D = 2N."""
+    L = M if sym else M + 1
+    if L > BARTHANN_MAX_LENGTH:
+        raise ValueError(f"barthann(): M must be at most {BARTHANN_MAX_LENGTH - (0 if sym else 1)}; got {M}")
+    N = L - 1
+    c0, c1, lin = BARTHANN
+    return listed_sum([c0, c1], lin, 2 * N, -N, 2, M, dt, out, **hooks)

@@ -11,7 +11,7 @@ the output type:
     hamming, blackman, boxcar, triang, bartlett, parzen: the same
     general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     general_cosine(M, a, sym=True, *, dtype=np.float64, out=None)
-    nuttall, blackmanharris, flattop: as hann
+    nuttall, blackmanharris, flattop, cosine, barthann: as hann
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
 
@@ -697,8 +697,16 @@ flattop.__doc__ = _COSUM_DOC.format(
     [-4.210510e-04 -5.473684e-02  1.000000e+00 -5.473684e-02 -4.210510e-04]""")
 
 
+def _listed_window(fname, make, M, sym, dtype, out, xp, device):
+    """cosine and barthann: cosine sums at listed phases (crtrig._cosine_windows)."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
+    if M <= 1:  # scipy's ones
+        return _ones(M, dt, out)
+    return make(M, not periodic, dt, out)
+
+
 def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("cosine", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _listed_window("cosine", _cosine_windows.cosine_window, M, sym, dtype, out, xp, device)
 
 
 def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -706,7 +714,7 @@ def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
 
 
 def barthann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("barthann", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _listed_window("barthann", _cosine_windows.barthann_window, M, sym, dtype, out, xp, device)
 
 
 #: tukey's taper comes from crtrig's Hann window of D = p (L - 1)/gcd(q, L - 1) points
@@ -870,12 +878,24 @@ def dpss(M, NW, Kmax=None, sym=True, norm=None, return_ratios=False, *, xp=None,
         "inexactly (float64, not correctly rounded)")
 
 
-_not_done_doc(cosine, "The cosine (half-sine) window",
-              "sin(pi (n + 1/2)/M) correctly rounded is not wired up yet.")
+cosine.__doc__ = _DOC.format(
+    title="cosine (half-sine)", name="cosine", formula="sin(pi (n + 1/2) / L)",
+    extra="\n\n    with L = M if `sym` else M + 1 (scipy's; not D).  Computed as cos(2 pi (L - 1 - 2n)/(4L))\n"
+          "    from exact integers; M is at most 2**51 (2**51 - 1 periodic): ValueError above.",
+    onnx="hann_window", supported=_SUPPORTED_NAMES, onnx_note="; a different window", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.cosine(3))
+    [0.5 1.  0.5]""")
+barthann.__doc__ = _DOC.format(
+    title="modified Bartlett-Hann", name="barthann", formula="0.62 - 0.48 f + 0.38 cos(2 pi f)",
+    extra="\n\n    with f = abs(n / (L - 1) - 1/2), L = M if `sym` else M + 1 (scipy's formula; 0.62, 0.48,\n"
+          "    0.38 taken exactly); M is at most 2**52 + 1 (2**52 periodic): ValueError above.",
+    onnx="hann_window", supported=_SUPPORTED_NAMES, onnx_note="; a different window", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.barthann(5))
+    [0.   0.5  1.   0.5  0.  ]""")
 _not_done_doc(bohman, "The Bohman window",
               "(1 - abs(x)) cos(pi x) + sin(pi abs(x))/pi needs an exact 1/pi term: not done yet.")
-_not_done_doc(barthann, "The modified Bartlett-Hann window",
-              "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
 _not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
 _not_done_doc(gaussian, "The Gaussian window", "It needs a correctly rounded exp: not done yet.",
               "std : float\n        The standard deviation (scipy's signature).\n    ", example="8, 2.0")
