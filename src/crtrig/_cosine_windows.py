@@ -341,10 +341,13 @@ def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits
 
 
 def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_bits=0, _counts=None):
-    """w[i] = sum_k b_k cos(2 pi k r_i/D) + lin r_i/D, r_i = fold(first + i step) (b, lin:
-    Fractions, P = sum b_k T_k nonconstant), for i < M, into `out` or a new array of dt.
+    """w[i] = sum_k b_k cos(2 pi k r_i/D) + lin r_i/D, r_i = |first + i step| (b, lin:
+    Fractions, P = sum b_k T_k nonconstant; every first + i step within [-D/2, D/2], so
+    that |.| is the folded phase), for i < M, into `out` or a new array of dt.
     The phases where P(c) is rational (exact_phases) are rounded here: w is rational
     exactly there (lin r/D is)."""
+    last = first + (M - 1) * step
+    assert 2 * max(abs(first), abs(last)) <= D, (first, step, M, D)
     target = out if out is not None else np.empty(M, dtype=dt.newbyteorder("="))
     q = power_basis(b)
     exact = exact_phases(q, D)
@@ -355,19 +358,33 @@ def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_
     if lin:
         hi = float(lin)
         lin_spec = (lin < 0, abs(lin.numerator), lin.denominator, hi, float(lin - Fraction(hi)))
-    index = np.arange(M, dtype=np.int64)
-    phases = np.abs(first + index * step) % D
-    phases = np.minimum(phases, D - phases)
-    hits = np.nonzero(np.isin(phases, np.array(skip, dtype=np.int64)))[0]
-    values = round_exact([exact[int(phases[i])] + lin * Fraction(int(phases[i]), D) for i in hits.tolist()],
+    # the elements at the exact phases: first + i step = +-r, solved for i
+    hits = sorted({(sign * r - first) // step for r in skip for sign in (1, -1)
+                   if (sign * r - first) % step == 0 and 0 <= (sign * r - first) // step < M})
+    values = round_exact([exact[abs(first + i * step)] + lin * Fraction(abs(first + i * step), D) for i in hits],
                          target.dtype)
     counts = _core.fill_cosum_phases(D, first, step, output_code(target.dtype), target, terms, poly, skip, lin_spec,
                                      _first_stage, _multi_start_bits)
     if _counts is not None:
         counts["exact"] += len(hits)
         _counts.update(counts)
-    if hits.size:
-        target[hits] = values
+    for i, v in zip(hits, values):
+        target[i] = v
+    if out is None and not dt.isnative:
+        return target.astype(dt)
+    return target
+
+
+def _symmetric_listed(L, M, dt, out, fill):
+    """A window of L points symmetric about its middle (w[i] = w[L - 1 - i]), of which the
+    first M (M = L or L - 1) are wanted: the first h = ceil(L/2) computed by fill(h,
+    array) and the rest copied from their mirror images."""
+    target = out if out is not None else np.empty(M, dtype=dt.newbyteorder("="))
+    h = (L + 1) // 2
+    fill(h, target[:h])
+    # i in [h, M): w[i] = w[L - 1 - i], L - 1 - i in [L - M, L - 1 - h] (all < h)
+    if M > h:
+        target[h:M] = target[L - M:L - h][::-1]
     if out is None and not dt.isnative:
         return target.astype(dt)
     return target
@@ -386,7 +403,8 @@ def cosine_window(M, sym, dt, out, **hooks):
     if L > COSINE_MAX_LENGTH:
         raise ValueError(f"cosine(): M must be at most {COSINE_MAX_LENGTH - (0 if sym else 1)} "
                          f"(2**51{'' if sym else ' - 1'} for sym={sym}); got {M}")
-    return listed_sum([Fraction(0), Fraction(1)], Fraction(0), 4 * L, L - 1, -2, M, dt, out, **hooks)
+    return _symmetric_listed(L, M, dt, out, lambda h, part: listed_sum(
+        [Fraction(0), Fraction(1)], Fraction(0), 4 * L, L - 1, -2, h, part.dtype, part, **hooks))
 
 
 BARTHANN = (Fraction(62, 100), Fraction(38, 100), Fraction(-48, 100))
@@ -400,4 +418,5 @@ def barthann_window(M, sym, dt, out, **hooks):
         raise ValueError(f"barthann(): M must be at most {BARTHANN_MAX_LENGTH - (0 if sym else 1)}; got {M}")
     N = L - 1
     c0, c1, lin = BARTHANN
-    return listed_sum([c0, c1], lin, 2 * N, -N, 2, M, dt, out, **hooks)
+    return _symmetric_listed(L, M, dt, out, lambda h, part: listed_sum(
+        [c0, c1], lin, 2 * N, -N, 2, h, part.dtype, part, **hooks))
