@@ -158,7 +158,8 @@ typedef struct crtrig_cosum_spec {
     size_t skip_count;
     /* An optional term lin r/D (r the folded phase; barthann's), lin =
      * (-1)^lin_negative lin_num/lin_den within the same ranges as b_k (lin_num = 0:
-     * none), lin_hi + lo its double-double within 2^-105. */
+     * none), lin_hi + lin_lo the double-double of lin/D (this call's D) within
+     * 2^-105 relatively. */
     int lin_negative;
     uint64_t lin_num, lin_den;
     double lin_hi, lin_lo;

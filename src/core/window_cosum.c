@@ -159,8 +159,8 @@ static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_
     for (j = deg - 1; j >= 0; j--)
         h = h * c + s->poly_hi[j];
     e = magnitude(s, deg, c);
-    if (s->lin_num) {  /* + lin r/D: the quotient, lin_hi and the product 3.01u |t|, the sum u (A + |t|) */
-        double t = s->lin_hi * ((double)r / (double)D);
+    if (s->lin_num) {  /* + lin r/D: lin_hi = RN(lin/D) and the product 2.01u |t|, the sum u (A + |t|) */
+        double t = s->lin_hi * (double)r;
         h += t;
         e += fabs(t);
     }
@@ -199,8 +199,8 @@ static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
 }
 
 /* The optional term lin r/D (crtrig_cosum_spec) added to a double-double value:
- * t = dd_mul(dd_div_d(r, D), lin) within 2^-103 + 2^-103 + 2^-105 (lin's
- * constant) <= 2.3 2^-103 of |t|, the sum by dd_add_accurate within 0.4 2^-103 of
+ * t = dd_mul_d(lin/D, r) (r < 2^53 exact) within 2^-103 + 2^-105 (the caller's
+ * constant lin/D) <= 2.3 2^-103 of |t|, the sum by dd_add_accurate within 0.4 2^-103 of
  * |h + t| <= A + |t|: both inside E = 2^-95 (A~ + A1~ + |t~|) (stage_dd's margin).
  * *mag gets |t_hi| added. */
 static dd_t add_linear(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, dd_t h, double *mag)
@@ -208,7 +208,8 @@ static dd_t add_linear(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, dd_t 
     dd_t t;
     if (!s->lin_num)
         return h;
-    t = dd_mul(dd_div_d(dd_make((double)r, 0.0), (double)D), dd_make(s->lin_hi, s->lin_lo));
+    (void)D;
+    t = dd_mul_d(dd_make(s->lin_hi, s->lin_lo), (double)r);
     *mag += fabs(t.hi);
     return dd_add_accurate(h, t);
 }

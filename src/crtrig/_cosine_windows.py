@@ -355,9 +355,10 @@ def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_
     terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
     poly = [(float(x), float(x - Fraction(float(x)))) for x in q]
     lin_spec = None
-    if lin:
-        hi = float(lin)
-        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator, hi, float(lin - Fraction(hi)))
+    if lin:  # the C core takes lin exactly and lin/D as a double-double
+        scaled = lin / D
+        hi = float(scaled)
+        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator, hi, float(scaled - Fraction(hi)))
     # the elements at the exact phases: first + i step = +-r, solved for i
     hits = sorted({(sign * r - first) // step for r in skip for sign in (1, -1)
                    if (sign * r - first) % step == 0 and 0 <= (sign * r - first) // step < M})
