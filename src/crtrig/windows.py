@@ -612,7 +612,7 @@ general_cosine.__doc__ = """Return a generic weighted sum of cosine terms window
         ``decimal.Decimal``, or a Python or NumPy float read as its shortest decimal
         (0.3 means 3/10), as `general_hamming` reads alpha.  At most 16 terms (up to
         the last nonzero one), each with a reduced denominator of at most 2**62,
-        |a[k]| below 2**14 and sum(floor(|a[k]|) + 1) at most 2**15: ValueError
+        abs(a[k]) below 2**14 and sum(floor(abs(a[k])) + 1) at most 2**15: ValueError
         beyond (no slower exact path).  An empty `a` gives zeros.
     sym, dtype, out
         As in `hann`.  Values may be negative (a negative value that rounds to zero
