@@ -328,3 +328,22 @@ def test_listed_interface():
     out = np.zeros(20, dtype=np.float32)[::-2]
     windows.barthann(10, out=out)
     assert_same_bits(out, windows.barthann(10, dtype=np.float32), "strided out")
+
+
+@pytest.mark.parametrize("count", (2, 7))
+def test_listed_threads_bit_identical(thread_settings, count):
+    """cosine and barthann (listed phases) split over threads: the same bits as one thread."""
+    crtrig, _core = thread_settings
+    for make, M in ((_cosine_windows.cosine_window, 6001), (_cosine_windows.barthann_window, 4099)):
+        for fmt in FLOATS:
+            for stage in (0, 1):
+                crtrig.set_num_threads(1)
+                want = make(M, True, np_dtype(fmt), None, _first_stage=stage)
+                crtrig.set_num_threads(count)
+                _core._set_parallel_threshold(256)
+                _core._require_all_workers(True)
+                before = _core.pool_stats()["parallel_jobs"]
+                got = make(M, True, np_dtype(fmt), None, _first_stage=stage)
+                assert _core.pool_stats()["parallel_jobs"] == before + 1
+                _core._require_all_workers(False)
+                assert_same_bits(got, want, (make.__name__, fmt, stage, count))
