@@ -347,3 +347,18 @@ def test_listed_threads_bit_identical(thread_settings, count):
                 assert _core.pool_stats()["parallel_jobs"] == before + 1
                 _core._require_all_workers(False)
                 assert_same_bits(got, want, (make.__name__, fmt, stage, count))
+
+
+def test_allocation_failure_writes_nothing():
+    """The C core's workspace or table cannot be allocated: MemoryError, out untouched."""
+    from crtrig import _core
+    for k in (1, 2):
+        out = np.full(1000, 7.0)
+        _core.fail_allocation(k)
+        try:
+            with pytest.raises(MemoryError):
+                windows.flattop(1000, out=out)
+        finally:
+            _core.fail_allocation(0)
+        assert (out == 7.0).all()
+    assert_same_bits(windows.flattop(1000, out=out), windows.flattop(1000), "after")

@@ -290,6 +290,23 @@ def round_exact(values, dt):
     return arr.view(np.dtype(fmt)).astype(dt)
 
 
+def _nearest_double(x):
+    """x (a Fraction) rounded to nearest-even into float64 by integer arithmetic only
+    (crtrig.reference.round_rational), whatever the caller's rounding mode: CPython's
+    int / int, which float(Fraction) uses, follows the mode in its fast path."""
+    from .reference import round_rational
+    bits = round_rational(abs(x.numerator), x.denominator, "float64")
+    value = float(np.array(bits, dtype=np.uint64).view(np.float64))
+    return -value if x < 0 else value
+
+
+def double_double(x):
+    """(hi, lo) = (RN(x), RN(x - hi)): |hi + lo - x| <= 2^-53 |lo| <= 2^-106 |x| (1 + 2^-52),
+    inside the C core's 2^-105."""
+    hi = _nearest_double(x)
+    return hi, _nearest_double(x - Fraction(hi))
+
+
 def core_spec(a):
     """(b, q, terms, poly) for the checked coefficients a: b_k = (-1)^k a_k, q the exact
     power-basis coefficients of P (w = P(c)), and the C core's arguments: terms =
@@ -299,10 +316,7 @@ def core_spec(a):
     b = [(-1) ** k * x for k, x in enumerate(a)] or [Fraction(0)]
     q = power_basis(b)
     terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
-    poly = []
-    for x in q:
-        hi = float(x)  # Fraction -> float: correctly rounded
-        poly.append((hi, float(x - Fraction(hi))))
+    poly = [double_double(x) for x in q]
     return b, q, terms, poly
 
 
@@ -355,12 +369,10 @@ def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_
     exact = exact_phases(q, D)
     skip = sorted(exact)
     terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
-    poly = [(float(x), float(x - Fraction(float(x)))) for x in q]
+    poly = [double_double(x) for x in q]
     lin_spec = None
     if lin:  # the C core takes lin exactly and lin/D as a double-double
-        scaled = lin / D
-        hi = float(scaled)
-        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator, hi, float(scaled - Fraction(hi)))
+        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator) + double_double(lin / D)
     # the elements at the exact phases: first + i step = +-r, solved for i
     hits = sorted({(sign * r - first) // step for r in skip for sign in (1, -1)
                    if (sign * r - first) % step == 0 and 0 <= (sign * r - first) // step < M})
