@@ -362,3 +362,20 @@ def test_allocation_failure_writes_nothing():
             _core.fail_allocation(0)
         assert (out == 7.0).all()
     assert_same_bits(windows.flattop(1000, out=out), windows.flattop(1000), "after")
+
+
+@pytest.mark.parametrize("name", ("negative", "pentagon", "pentagon zero", "octagon midpoint", "flattop"))
+def test_against_crtrig_reference(name):
+    """A second, independent exact method: crtrig.reference.cosine_sum_bits (integer
+    interval arithmetic; rational values by the cyclotomic remainder), M up to 40."""
+    from crtrig import reference
+    coefficients = exact_coefficients(name)
+    for M in range(2, 41):
+        for sym in (True, False):
+            D = M - 1 if sym else M
+            for fmt in FLOATS:
+                got = window_of(name, M, sym, np_dtype(fmt))
+                bits_type = np.uint64 if fmt == "float64" else np.uint32 if fmt == "float32" else np.uint16
+                want = np.array([reference.cosine_sum_bits(coefficients, n, D, fmt) for n in range(M)],
+                                dtype=bits_type).view(np_dtype(fmt))
+                assert_same_bits(got, want, (name, M, sym, fmt))
