@@ -1,6 +1,6 @@
 /* Cosine-sum windows with K rational coefficients (scipy's general_cosine and,
- * through it, nuttall, blackmanharris and flattop; crtrig.windows), correctly
- * rounded into every output type.
+ * through it, nuttall, blackmanharris and flattop; cosine and barthann at listed
+ * phases; crtrig.windows), correctly rounded into every output type.
  *
  *   w[n] = sum_{k<K} b_k cos(2 pi k n / D),  b_k = num_k/den_k (signed, exact),
  *
@@ -53,7 +53,8 @@
  *     eps = 2^-103 (dd_mul; dd_add_accurate is 3u^2/(1 - 4u) < 2^-103; the
  *     coefficients 2^-105): 15 (3.7) + 31 = 86.5 (times 1.001) 2^-103 A, the ends'
  *     dd_add_d 2^-103 (|y| + E) (crtrig_decide_dd) < 1.01 2^-103 A: < 88 2^-103 A
- *     < 2^-96.5 A~, and we use 2^-95 A~.
+ *     < 2^-96.5 A~; stage_dd uses 2^-95 (A~ + A1~), which also covers c from the
+ *     sinpi table (an absolute error, stage_dd's comment).
  *   Magnitudes: |c| >= sin(pi/2^54) > 2^-53 when nonzero and |q_j| >= 2^-64 when
  *   nonzero (den < 2^62, times Chebyshev integers), so every product Horner forms
  *   is 0 or above 2^-1000, where dd_two_prod's split is exact, and no double
@@ -80,6 +81,13 @@
  * exactly itself and passes their phases in spec->skip: this file never computes
  * them.  At every other phase w is irrational: never 0, never a boundary, so the
  * bounds above, which shrink with the precision, eventually decide it.
+ *
+ * Two extensions (crtrig.h): an exact rational term lin r/D added to the sum
+ * (barthann; each stage's bound covers it, see stage_double, add_linear and
+ * cosum_fixed), which is rational, so w is rational exactly where P(c) is and
+ * the termination argument is unchanged; and listed phases
+ * (crtrig_cosum_phases_ex: element i at the folded phase of first + i step),
+ * the same per-phase stages.
  *
  * No SIMD: the scalar code is the only path (the sinpi table comes from the
  * baseline target's builder, whose values are bit for bit those of every
