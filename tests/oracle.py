@@ -600,3 +600,159 @@ def kaiser_window(M: int, sym: bool, beta: Fraction, fmts=FLOAT_FORMATS) -> dict
             values = values.astype(np.float32)
         result[fmt] = values.astype(NUMPY_DTYPES[fmt])
     return result
+
+
+# ---------------------------------------------------------------------------
+# scipy's cosine-sum windows (general_cosine, nuttall, blackmanharris, flattop),
+# from scipy's own formula sum_k a_k cos(k fac[i]), fac = linspace(-pi, pi, L),
+# i.e. cos(pi k (2i - (L - 1))/(L - 1)), each cosine evaluated by mpmath from its
+# exact rational multiple of pi.  Where w is rational it equals its mean over its
+# Galois conjugates (a Ramanujan sum per term, exact): that candidate is taken as
+# the value once the enclosure holds it at >= 256 bits.
+# ---------------------------------------------------------------------------
+
+def _factor(n: int) -> dict:
+    factors, p = {}, 2
+    while p * p <= n:
+        while n % p == 0:
+            factors[p] = factors.get(p, 0) + 1
+            n //= p
+        p += 1
+    if n > 1:
+        factors[n] = factors.get(n, 0) + 1
+    return factors
+
+
+def _mobius_over_phi(n: int) -> Fraction:
+    """mu(n)/phi(n)."""
+    f = _factor(n)
+    if any(e > 1 for e in f.values()):
+        return Fraction(0)
+    phi = 1
+    for p in f:
+        phi *= p - 1
+    return Fraction((-1) ** len(f), phi)
+
+
+def _cosine_sum_trace(coefficients, h, N: int) -> Fraction:
+    """The mean of sum_k a_k cos(2 pi h_k/N) over Gal(Q(zeta_N)/Q):
+    sum_k a_k c_N(h_k)/phi(N), with Ramanujan's c_N(h) = mu(N/g) phi(N)/phi(N/g),
+    g = gcd(N, h)."""
+    return sum((a * _mobius_over_phi(N // math.gcd(N, hk)) for a, hk in zip(coefficients, h)), Fraction(0))
+
+
+def scipy_cosine_sum_value(coefficients, M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's general_cosine(M, coefficients, sym) (Fractions, |a_k| < 2**14),
+    correctly rounded into each format: {fmt: float}.  M = 1 is scipy's [1.]."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    D = (M if sym else M + 1) - 1
+    a = [Fraction(x) for x in coefficients]
+    h = [k * (2 * i - D) % (2 * D) for k in range(len(a))]  # cos(2 pi h_k / (2D))
+    candidate = _cosine_sum_trace(a, h, 2 * D)
+    scale = sum(abs(x) for x in a) + 1
+    prec = 128
+    while prec <= 1 << 14:
+        with mpmath.workprec(prec):
+            total = mpmath.mpf(0)
+            for x, hk in zip(a, h):
+                cosine = mpmath.cospi(mpmath.mpf(2 * hk) / (2 * D))
+                total += (mpmath.mpf(x.numerator) / x.denominator) * cosine
+        # Each term: the argument 2 h/(2D) rounds once (relative 2**-prec, |arg| <= 2,
+        # cospi pi-Lipschitz: <= 8 2**-prec), cospi a few ulps, the coefficient, the
+        # product and the sum one ulp each of terms <= |a_k|: below 16 |a_k| 2**-prec per
+        # term; with K <= 16 terms we claim scale 2**(12 - prec).
+        value = _exact(total)
+        error = gmpy2.mpq(scale.numerator, scale.denominator) / gmpy2.mpq(2) ** (prec - 12)
+        beta = gmpy2.mpq(candidate.numerator, candidate.denominator)
+        if prec >= 256 and abs(value - beta) <= error:
+            return {fmt: round_to_format(candidate, fmt) for fmt in fmts}
+        out = {}
+        for fmt in fmts:
+            low = round_to_format(value - error, fmt)
+            high = round_to_format(value + error, fmt)
+            if not _same(low, high) or value - error <= 0 <= value + error:
+                break
+            out[fmt] = low
+        else:
+            return out
+        prec *= 2
+    raise ArithmeticError("oracle: no convergence for the cosine sum")
+
+
+def scipy_cosine_sum(coefficients, M: int, sym: bool, fmts=FLOAT_FORMATS) -> dict:
+    """The whole window in each format: {fmt: numpy array of fmt's dtype}; each folded
+    pair i, L - 1 - i evaluated once (scipy's fac is antisymmetric, cos even: the same value)."""
+    L = M if sym else M + 1
+    rows = {}
+    for i in range(M):
+        j = min(i, L - 1 - i)
+        if j not in rows:
+            rows[j] = scipy_cosine_sum_value(coefficients, M, sym, j, fmts)
+    result = {}
+    for fmt in fmts:
+        values = np.array([rows[min(i, L - 1 - i)][fmt] for i in range(M)], dtype=np.float64)
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
+
+
+def _rounded_all(evaluate, exact, fmts):
+    """{fmt: value}: exact (a Fraction, or None) rounded, else Ziv on evaluate(prec) ->
+    (mpf value, Fraction error bound), doubling the precision until both ends agree
+    in every format (an interval holding 0 never decides)."""
+    if exact is not None:
+        return {fmt: round_to_format(exact, fmt) for fmt in fmts}
+    prec = 128
+    while prec <= 1 << 14:
+        value, error = evaluate(prec)
+        value, error = _exact(value), gmpy2.mpq(error.numerator, error.denominator)
+        out = {}
+        for fmt in fmts:
+            low, high = round_to_format(value - error, fmt), round_to_format(value + error, fmt)
+            if not _same(low, high) or value - error <= 0 <= value + error:
+                break
+            out[fmt] = low
+        else:
+            return out
+        prec *= 2
+    raise ArithmeticError("oracle: no convergence")
+
+
+def scipy_cosine_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's cosine(M, sym): sin(pi (i + 1/2)/L), L = M or M + 1, by
+    mpmath's sinpi of the exact rational; exact (Niven) at 1/6, 1/2, 5/6."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    x = Fraction(2 * i + 1, 2 * L)  # in (0, 1)
+    exact = {Fraction(1, 6): Fraction(1, 2), Fraction(1, 2): Fraction(1), Fraction(5, 6): Fraction(1, 2)}.get(x)
+
+    def evaluate(prec):
+        # x rounds once (relative 2^-prec, x < 1), sinpi is pi-Lipschitz and adds an ulp:
+        # below 2^(3 - prec); we claim 2^(6 - prec).
+        with mpmath.workprec(prec):
+            return mpmath.sinpi(mpmath.mpf(x.numerator) / x.denominator), Fraction(1, 2 ** (prec - 6))
+    return _rounded_all(evaluate, exact, fmts)
+
+
+def scipy_barthann_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's barthann(M, sym): 0.62 - 0.48 f + 0.38 cos(2 pi f),
+    f = |i/(L - 1) - 1/2| exactly, the cosine by mpmath (exact where Niven says)."""
+    if M == 1:
+        return {fmt: 1.0 for fmt in fmts}
+    L = M if sym else M + 1
+    f = abs(Fraction(i, L - 1) - Fraction(1, 2))
+    c = _RATIONAL_COS.get(f % 1)
+    rational = Fraction(62, 100) - Fraction(48, 100) * f
+    exact = None if c is None else rational + Fraction(38, 100) * c
+
+    def evaluate(prec):
+        # 2f rounds once (relative 2^-prec, 2f <= 1), cospi pi-Lipschitz plus an ulp, times
+        # 0.38 and the sum an ulp each: below 2^(4 - prec); we claim 2^(8 - prec).
+        with mpmath.workprec(prec):
+            cosine = mpmath.cospi(mpmath.mpf(2 * f.numerator) / f.denominator)
+            value = mpmath.mpf(rational.numerator) / rational.denominator + mpmath.mpf(38) / 100 * cosine
+        return value, Fraction(1, 2 ** (prec - 8))
+    return _rounded_all(evaluate, exact, fmts)

@@ -634,7 +634,8 @@ def test_get_window_knows_every_scipy_name():
             spelled = (name + suffix,) + args if args else name + suffix
             if function.__name__ in ("boxcar", "triang", "bartlett", "parzen", "hann", "hamming", "blackman",
                                      "general_hamming", "tukey", "gaussian", "general_gaussian",
-                                     "exponential", "kaiser"):
+                                     "exponential", "kaiser", "general_cosine", "nuttall", "blackmanharris",
+                                     "flattop", "cosine", "barthann"):
                 Nx = 10 if function.__name__ != "kaiser_bessel_derived" else 10
                 assert_same_bits(windows.get_window(spelled, Nx), ours(Nx, *args, sym=sym), str(spelled))
                 np.testing.assert_allclose(windows.get_window(spelled, Nx),

@@ -134,6 +134,40 @@ int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int peri
 int crtrig_window_general_hamming(uint64_t alpha_num, uint64_t alpha_den, int64_t size, int periodic,
                                   crtrig_dtype dtype, char *out, ptrdiff_t stride);
 
+/* Cosine-sum windows with K exact rational coefficients (scipy's general_cosine,
+ * nuttall, blackmanharris, flattop; crtrig.windows; src/core/window_cosum.c):
+ *   w[n] = sum_{k<K} b_k cos(2 pi k n / D), D = size (periodic) or size - 1,
+ * correctly rounded into dtype, for size >= 2.  b_k = (-1)^negative[k] num[k]/den[k]
+ * with 1 <= den[k] <= 2^62, |b_k| < 2^14 and sum_k (floor|b_k| + 1) <= 2^15.
+ * poly_hi/poly_lo: the K coefficients q_j of P(c) = sum_k b_k T_k(c) in powers of
+ * c = cos(2 pi n/D), each q_hi + q_lo within 2^-105 |q_j| (the caller computes
+ * them exactly; crtrig.windows does).  skip: ascending folded phases r <= D/2
+ * whose elements n = r, D - r are NOT written (the caller rounds those exactly:
+ * the phases where w is rational, see window_cosum.c; at a phase where w is a
+ * rounding boundary and that is not skipped the fill returns CRTRIG_ENOCONV,
+ * possibly after writing other elements).  opt: first_stage and
+ * multi_start_bits as for crtrig_window_ex; simd_target must be 0 (one scalar
+ * path).  CRTRIG_EINVAL for bad arguments, CRTRIG_ENOMEM: nothing written. */
+#define CRTRIG_COSUM_MAX_TERMS 16
+typedef struct crtrig_cosum_spec {
+    int terms;
+    const int *negative;
+    const uint64_t *num, *den;
+    const double *poly_hi, *poly_lo;
+    const uint64_t *skip;
+    size_t skip_count;
+    /* An optional term lin r/D (r the folded phase; barthann's), lin =
+     * (-1)^lin_negative lin_num/lin_den within the same ranges as b_k (lin_num = 0:
+     * none), lin_hi + lin_lo the double-double of lin/D (this call's D) within
+     * 2^-105 relatively. */
+    int lin_negative;
+    uint64_t lin_num, lin_den;
+    double lin_hi, lin_lo;
+} crtrig_cosum_spec;
+int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, crtrig_dtype dtype,
+                           char *out, ptrdiff_t stride, const crtrig_eval_options *opt,
+                           crtrig_stage_counts *counts);
+
 /* Test hook: crtrig_window_ex for the elements [lo, hi) of the window only
  * (0 <= lo <= hi <= size; out still points at element 0): what one thread of a
  * split fill computes.  Nothing outside [lo, hi) is read or written. */
@@ -324,6 +358,18 @@ int crtrig_window_element(crtrig_window_kind kind, uint64_t n, uint64_t D, crtri
                           const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                           double *result);
 
+/* The same sum at listed phases: out[i] (i < count) = w at the phase
+ * fold(first + i step) = min(|m| mod D, D - |m| mod D), 1 <= D <= 2^53, the phases
+ * within 2^61 in magnitude; elements whose folded phase is in spec->skip are not
+ * written.  (crtrig.windows' cosine, D = 4M, and barthann, with the lin term.) */
+int crtrig_cosum_phases_ex(const crtrig_cosum_spec *spec, uint64_t D, int64_t first, int64_t step,
+                           int64_t count, crtrig_dtype dtype, char *out, ptrdiff_t stride,
+                           const crtrig_eval_options *opt, crtrig_stage_counts *counts);
+/* Test hook: element n (0 <= n <= D <= 2^53) of the cosine-sum window of spec
+ * (its skip list is checked but not used: the caller asks only for phases where
+ * w is irrational), correctly rounded into dtype's format, as a double. */
+int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, crtrig_dtype dtype,
+                         const crtrig_eval_options *opt, crtrig_stage_counts *counts, double *result);
 int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint64_t D,
                                crtrig_dtype dtype, const crtrig_eval_options *opt,
                                crtrig_stage_counts *counts, double *result);

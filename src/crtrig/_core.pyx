@@ -93,6 +93,28 @@ cdef extern from "crtrig/crtrig.h" nogil:
         int kind
         uint64_t alpha_num
         uint64_t alpha_den
+    ctypedef struct crtrig_cosum_spec:
+        int terms
+        const int *negative
+        const uint64_t *num
+        const uint64_t *den
+        const double *poly_hi
+        const double *poly_lo
+        const uint64_t *skip
+        size_t skip_count
+        int lin_negative
+        uint64_t lin_num
+        uint64_t lin_den
+        double lin_hi
+        double lin_lo
+    int crtrig_cosum_phases_ex(const crtrig_cosum_spec *spec, uint64_t D, int64_t first, int64_t step,
+                               int64_t count, int dtype, char *out, Py_ssize_t stride,
+                               const crtrig_eval_options *opt, crtrig_stage_counts *counts)
+    int crtrig_cosum_window_ex(const crtrig_cosum_spec *spec, int64_t size, int periodic, int dtype,
+                               char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
+                               crtrig_stage_counts *counts)
+    int crtrig_cosum_element(const crtrig_cosum_spec *spec, uint64_t n, uint64_t D, int dtype,
+                             const crtrig_eval_options *opt, crtrig_stage_counts *counts, double *result)
     int crtrig_window_spec_ex(const crtrig_window_spec *spec, int64_t size, int periodic, int dtype,
                               char *out, Py_ssize_t stride, const crtrig_eval_options *opt,
                               crtrig_stage_counts *counts)
@@ -643,6 +665,106 @@ def fill_window(int kind, int64_t size, bint periodic, int dtype_code, cnp.ndarr
     _check(rc)
     if simd_target < 0:
         _warn_selfcheck(CRTRIG_SELFCHECK_WINDOW + _WINDOW_FORMAT[dtype_code])
+    return _counts_dict(&counts)
+
+
+cdef class _CosumSpec:
+    """A crtrig_cosum_spec and the arrays it points into."""
+    cdef crtrig_cosum_spec spec
+    cdef int neg_arr[16]
+    cdef uint64_t num_arr[16]
+    cdef uint64_t den_arr[16]
+    cdef double hi_arr[16]
+    cdef double lo_arr[16]
+    cdef object skip_arr
+
+    def __cinit__(self, terms, poly, skip, lin=None):
+        cdef int K = len(terms), k
+        cdef cnp.ndarray skips = np.ascontiguousarray(np.asarray(skip, dtype=np.uint64))
+        if K < 1 or K > 16 or len(poly) != K:
+            raise ValueError("crtrig: a cosine sum has 1 to 16 terms")
+        for k in range(K):
+            self.neg_arr[k] = 1 if terms[k][0] else 0
+            self.num_arr[k] = terms[k][1]
+            self.den_arr[k] = terms[k][2]
+            self.hi_arr[k] = poly[k][0]
+            self.lo_arr[k] = poly[k][1]
+        self.skip_arr = skips
+        self.spec.terms = K
+        self.spec.negative = self.neg_arr
+        self.spec.num = self.num_arr
+        self.spec.den = self.den_arr
+        self.spec.poly_hi = self.hi_arr
+        self.spec.poly_lo = self.lo_arr
+        self.spec.skip = <const uint64_t *>cnp.PyArray_DATA(skips)
+        self.spec.skip_count = <size_t>skips.shape[0]
+        self.spec.lin_negative = 0
+        self.spec.lin_num = 0
+        self.spec.lin_den = 1
+        self.spec.lin_hi = 0.0
+        self.spec.lin_lo = 0.0
+        if lin is not None:  # (negative, num, den, hi, lo)
+            self.spec.lin_negative = 1 if lin[0] else 0
+            self.spec.lin_num = lin[1]
+            self.spec.lin_den = lin[2]
+            self.spec.lin_hi = lin[3]
+            self.spec.lin_lo = lin[4]
+
+
+def fill_cosum_phases(uint64_t D, int64_t first, int64_t step, int dtype_code, cnp.ndarray out, terms, poly,
+                      skip, lin=None, int first_stage=0, int multi_start_bits=0):
+    """Fill out[i] (i < len(out)) with the cosine sum (plus the optional lin r/D
+    term) at the folded phase of first + i step, denominator D
+    (crtrig_cosum_phases_ex); elements whose folded phase is in `skip` are left
+    alone.  Returns the stage counts, as a dict."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, skip, lin)
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0]
+    cdef int64_t count = cnp.PyArray_DIMS(out)[0]
+    cdef int rc
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_phases_ex(&holder.spec, D, first, step, count, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
+    return _counts_dict(&counts)
+
+
+def cosum_element(terms, poly, uint64_t n, uint64_t D, int dtype_code, int first_stage=0,
+                  int multi_start_bits=0, lin=None):
+    """Test hook: element n of the cosine-sum window (crtrig_cosum_element), as a
+    double, and the stage counts."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, (), lin)
+    cdef double result = 0.0
+    cdef int rc
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_element(&holder.spec, n, D, dtype_code, &opt, &counts, &result)
+    _check(rc)
+    return result, _counts_dict(&counts)
+
+
+def fill_cosum_window(int64_t size, bint periodic, int dtype_code, cnp.ndarray out, terms, poly, skip,
+                      int first_stage=0, int multi_start_bits=0):
+    """Fill the 1-D array `out` (length `size` >= 2, dtype `dtype_code`) with the
+    cosine-sum window w[n] = sum_k b_k cos(2 pi k n/D) (crtrig_cosum_window_ex):
+    terms = [(negative, num, den)] per b_k, poly = [(hi, lo)] per power of c,
+    skip = ascending folded phases not written (checked by crtrig.windows;
+    the C core checks them again).  first_stage, multi_start_bits: test hooks.
+    Returns the stage counts, as a dict."""
+    cdef crtrig_eval_options opt
+    cdef crtrig_stage_counts counts
+    cdef _CosumSpec holder = _CosumSpec(terms, poly, skip)
+    cdef char *data = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t stride = cnp.PyArray_STRIDES(out)[0]
+    cdef int rc
+    _init(&opt, &counts, first_stage, multi_start_bits, 0)
+    with nogil:
+        rc = crtrig_cosum_window_ex(&holder.spec, size, periodic, dtype_code, data, stride, &opt, &counts)
+    _check(rc)
     return _counts_dict(&counts)
 
 

@@ -10,6 +10,8 @@ the output type:
     hann(M, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     hamming, blackman, boxcar, triang, bartlett, parzen: the same
     general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
+    general_cosine(M, a, sym=True, *, dtype=np.float64, out=None)
+    nuttall, blackmanharris, flattop, cosine, barthann: as hann
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (2p an integer),
     exponential(M, center=None, tau=1., ...): exp of an exact rational
@@ -38,7 +40,7 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _exp_windows, _kaiser_window, _rational, _rational_windows, _windows
+from . import _cosine_windows, _exp_windows, _kaiser_window, _rational, _rational_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -570,28 +572,143 @@ def _not_done_doc(function, title, why, params="", example="8", extra_raises="")
                                             example=example, extra_raises=extra_raises)
 
 
-_CORE_COSINE = ("a cosine sum through the C core's table pass, rounding test and exact fallback is "
-                "planned (issue 19)")
+def _cosine_sum(fname, M, a, sym, dtype, out, xp=None, device=None):
+    """general_cosine and the windows made of it: exact coefficients (crtrig._cosine_windows)."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
+    coefs = _cosine_windows.coefficients(a, fname)
+    if M <= 1:  # scipy's ones
+        return _ones(M, dt, out)
+    return _cosine_windows.cosine_sum(coefs, M, periodic, dt, out, fname)
 
 
 def general_cosine(M, a, sym=True, *, dtype=_np.float64, out=None):
-    return _not_implemented("general_cosine", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, None, None)
+    return _cosine_sum("general_cosine", M, a, sym, dtype, out)
 
 
 def nuttall(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("nuttall", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("nuttall", M, _cosine_windows.NUTTALL, sym, dtype, out, xp, device)
 
 
 def blackmanharris(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("blackmanharris", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("blackmanharris", M, _cosine_windows.BLACKMANHARRIS, sym, dtype, out, xp, device)
 
 
 def flattop(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("flattop", f"{_NOT_YET}; {_CORE_COSINE}", M, sym, dtype, out, xp, device)
+    return _cosine_sum("flattop", M, _cosine_windows.FLATTOP, sym, dtype, out, xp, device)
+
+
+general_cosine.__doc__ = """Return a generic weighted sum of cosine terms window of length `M`,
+    correctly rounded; scipy.signal.windows.general_cosine's interface.
+
+    w[n] = sum_k a[k] cos(k (2 pi n / D - pi)) = sum_k (-1)^k a[k] cos(2 pi k n / D),
+    n = 0 .. M-1, D = M - 1 if `sym` else M (scipy's ``fac = linspace(-pi, pi, ...)``),
+    each value the exact real number rounded once to nearest-even into `dtype`.
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    a : sequence
+        The coefficients a[0], a[1], ..., each taken as an exact rational: a
+        ``fractions.Fraction``, an int, a decimal string (``"0.54"``, ``"27/50"``), a
+        ``decimal.Decimal``, or a Python or NumPy float read as its shortest decimal
+        (0.3 means 3/10), as `general_hamming` reads alpha.  At most 16 terms (up to
+        the last nonzero one), each with a reduced denominator of at most 2**62,
+        abs(a[k]) below 2**14 and sum(floor(abs(a[k])) + 1) at most 2**15: ValueError
+        beyond (no slower exact path).  An empty `a` gives zeros.
+    sym, dtype, out
+        As in `hann`.  Values may be negative (a negative value that rounds to zero
+        gives -0.0); integer outputs truncate the float32 value toward zero.
+
+    Returns
+    -------
+    ndarray
+        The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError
+        A coefficient is a bool or not a number of the kinds above, or `M`, `sym`,
+        `dtype` or `out` is wrong as in `hann`.
+    ValueError
+        A coefficient is not finite or out of the ranges above, or `M` or `out` is
+        wrong as in `hann`.  Every error is raised before anything is written.
+
+    Notes
+    -----
+    Where w[n] is rational (where every cos(2 pi k n/D) is, and the few other
+    phases where the sum of irrational cosines is rational) it is computed
+    exactly and rounded once; elsewhere it is irrational and the C core's
+    staged evaluation (double, double-double, fixed point) decides its rounding
+    (src/core/window_cosum.c).  scipy has no `xp`/`device` keywords here either.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.general_cosine(5, [0.5, 0.3, 0.2]))
+    [0.4 0.3 1.  0.3 0.4]
+    >>> print(windows.general_cosine(6, ["1/2", "1/4", "-1/4"]))
+    [0.    0.625 0.625 0.625 0.625 0.   ]
+    """
+
+_COSUM_DOC = """Return the {title} window of length `M`, correctly rounded;
+    scipy.signal.windows.{name}'s interface.
+
+    w[n] = sum_k (-1)^k a[k] cos(2 pi k n / D), n = 0 .. M-1, D = M - 1 if `sym` else M,
+    a = {coefficients}
+    (scipy's decimals, taken exactly), each value the exact real number rounded once
+    to nearest-even into `dtype`: ``general_cosine(M, a, sym)``.{extra}
+
+    Parameters
+    ----------
+    M : int
+        As in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window, a new array or `out`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As in `hann`; every error is raised before anything is written.
+
+    Examples
+    --------
+    >>> from crtrig import windows
+{examples}
+    """
+nuttall.__doc__ = _COSUM_DOC.format(
+    title="Nuttall (minimum 4-term Blackman-Harris)", name="nuttall",
+    coefficients="(0.3635819, 0.4891775, 0.1365995, 0.0106411)", extra="", examples="""\
+    >>> print(windows.nuttall(5))
+    [3.628000e-04 2.269824e-01 1.000000e+00 2.269824e-01 3.628000e-04]""")
+blackmanharris.__doc__ = _COSUM_DOC.format(
+    title="minimum 4-term Blackman-Harris", name="blackmanharris",
+    coefficients="(0.35875, 0.48829, 0.14128, 0.01168)", extra="", examples="""\
+    >>> print(windows.blackmanharris(5))
+    [6.0000e-05 2.1747e-01 1.0000e+00 2.1747e-01 6.0000e-05]""")
+flattop.__doc__ = _COSUM_DOC.format(
+    title="flat top", name="flattop",
+    coefficients="(0.21557895, 0.41663158, 0.277263158, 0.083578947, 0.006947368)",
+    extra="\n    The window is negative near its ends.", examples="""\
+    >>> print(windows.flattop(5))
+    [-4.210510e-04 -5.473684e-02  1.000000e+00 -5.473684e-02 -4.210510e-04]""")
+
+
+def _listed_window(fname, make, M, sym, dtype, out, xp, device):
+    """cosine and barthann: cosine sums at listed phases (crtrig._cosine_windows)."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
+    if M <= 1:  # scipy's ones
+        return _ones(M, dt, out)
+    return make(M, not periodic, dt, out)
 
 
 def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("cosine", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _listed_window("cosine", _cosine_windows.cosine_window, M, sym, dtype, out, xp, device)
 
 
 def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -599,7 +716,7 @@ def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
 
 
 def barthann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("barthann", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _listed_window("barthann", _cosine_windows.barthann_window, M, sym, dtype, out, xp, device)
 
 
 #: tukey's taper comes from crtrig's Hann window of D = p (L - 1)/gcd(q, L - 1) points
@@ -1047,20 +1164,24 @@ def dpss(M, NW, Kmax=None, sym=True, norm=None, return_ratios=False, *, xp=None,
         "inexactly (float64, not correctly rounded)")
 
 
-_COSINE_WHY = ("A cosine sum with exact coefficients; crtrig does not compute it yet (planned: the C "
-               "core's table pass, rounding test and exact fallback, as for `hann`).")
-_not_done_doc(general_cosine, "Generalized cosine-sum window", _COSINE_WHY,
-              "a : sequence\n        The coefficients (scipy's signature; not used yet).\n    ",
-              example="8, [0.5, 0.5]")
-_not_done_doc(nuttall, "Nuttall's minimum 4-term Blackman-Harris window", _COSINE_WHY)
-_not_done_doc(blackmanharris, "The minimum 4-term Blackman-Harris window", _COSINE_WHY)
-_not_done_doc(flattop, "The flat top window", _COSINE_WHY)
-_not_done_doc(cosine, "The cosine (half-sine) window",
-              "sin(pi (n + 1/2)/M) correctly rounded is not wired up yet.")
+cosine.__doc__ = _DOC.format(
+    title="cosine (half-sine)", name="cosine", formula="sin(pi (n + 1/2) / L)",
+    extra="\n\n    with L = M if `sym` else M + 1 (scipy's; not D).  Computed as cos(2 pi (L - 1 - 2n)/(4L))\n"
+          "    from exact integers; M is at most 2**51 (2**51 - 1 periodic): ValueError above.",
+    onnx="hann_window", supported=_SUPPORTED_NAMES, onnx_note="; a different window", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.cosine(3))
+    [0.5 1.  0.5]""")
+barthann.__doc__ = _DOC.format(
+    title="modified Bartlett-Hann", name="barthann", formula="0.62 - 0.48 f + 0.38 cos(2 pi f)",
+    extra="\n\n    with f = abs(n / (L - 1) - 1/2), L = M if `sym` else M + 1 (scipy's formula; 0.62, 0.48,\n"
+          "    0.38 taken exactly); M is at most 2**52 + 1 (2**52 periodic): ValueError above.",
+    onnx="hann_window", supported=_SUPPORTED_NAMES, onnx_note="; a different window", examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.barthann(5))
+    [0.   0.5  1.   0.5  0.  ]""")
 _not_done_doc(bohman, "The Bohman window",
               "(1 - abs(x)) cos(pi x) + sin(pi abs(x))/pi needs an exact 1/pi term: not done yet.")
-_not_done_doc(barthann, "The modified Bartlett-Hann window",
-              "0.62 - 0.48 abs(x) + 0.38 cos(2 pi x) is not done yet.")
 _not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
 _not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
               "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
