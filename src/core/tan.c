@@ -375,7 +375,8 @@ static int tan_multi(double ax, crtrig_dtype fmt, crtrig_trig_task *task, double
     return CRTRIG_ENOCONV;
 }
 
-/* tanpi, stage 2, for 0 < |t| < 1/4 (t exact): as trigpi.c's stage 2, T =
+/* tanpi, stage 2, for 0 < |t| < 1/4 (t exact): as trigpi.c's stage 2, with F =
+ * 32 (n - 1) the workspace's fraction bits (bits rounded up to whole limbs), T =
  * floor(|t| 2^F), pi within e_pi ulps, a = floor(pi T / 2^F) with |a - pi |t|| <
  * e_pi + 5 ulps and a <= pi/4 + 2^-20; s = sin a, c = cos a within e_pi + 5 + e_s
  * (e_c) ulps.  |tan(pi ax)| = s/c for even k, c/s for odd k (then negative iff t
@@ -391,10 +392,11 @@ static int tanpi_multi(int k, double t, crtrig_dtype fmt, crtrig_trig_task *task
         ratio_operands op;
         uint32_t *T, *pi, *a, *s, *c;
         uint64_t e_pi, e_s, e_c;
-        int shift = exponent - 53 + bits, overflow = 0, rc;
+        int shift, overflow = 0, rc;
         rc = workspace_ready(ctx, bits);
         if (rc != 0)
             return rc;
+        shift = exponent - 53 + 32 * (ctx->n - 1);  /* the fraction bits F >= bits */
         T = mpfix_user(ctx, 0);
         pi = mpfix_user(ctx, 1);
         a = mpfix_user(ctx, 2);

@@ -216,7 +216,8 @@ int crtrig_trigpi_tiny(double ax, double *result)
     return 1;
 }
 
-/* Stage 2: fixed point with F = bits fraction bits (mpfix.h; ulp = 2^-F), for any
+/* Stage 2: fixed point with F fraction bits (mpfix.h; ulp = 2^-F; F is bits rounded
+ * up to a multiple of 32, as the workspace lays numbers out in whole limbs), for any
  * 0 < |t| <= 1/4 (t exact, any double):
  *   T = floor(|t| 2^F) (exact if |t| is a multiple of 2^-F; else truncated): < 1 ulp;
  *   pi with error <= Epi ulps (mpfix_pi);
@@ -246,10 +247,11 @@ static int stage_multi(int k, double t, crtrig_dtype fmt, int start_bits, crtrig
     for (bits = start_bits; bits <= PI_MULTI_MAX_BITS; bits *= 2) {
         uint32_t *T, *pi, *a, *y, *err, *lo, *hi;
         uint64_t e_pi, e_sc;
-        int shift = exponent - 53 + bits;
+        int shift;
         double magnitude;
         if (mpfix_ctx_set_precision(ctx, bits) != 0)
             return CRTRIG_EINVAL;  /* cannot happen: the workspace covers the cap */
+        shift = exponent - 53 + 32 * (ctx->n - 1);  /* F: bits rounded up to whole limbs */
         T = mpfix_user(ctx, 0);
         pi = mpfix_user(ctx, 1);
         a = mpfix_user(ctx, 2);
