@@ -504,3 +504,56 @@ def test_dask_arrays():
         lazy = f(da.from_array(x, chunks=1000))
         assert isinstance(lazy, da.Array)
         assert same_bits(lazy.compute(), f(x)).size == 0
+
+
+# ---------------------------------------------------------------------------
+# crtrig.reference.tan_bits (the exact pure-Python reference) and `crtrig verify`
+# ---------------------------------------------------------------------------
+
+def test_reference_tan_bits_matches_mpfr():
+    """The reference that `crtrig verify` escalates to, against the MPFR oracle."""
+    from crtrig import reference
+    cases = [("float16", all_patterns(np.float16)[::97]), ("bfloat16", all_patterns(ml_dtypes.bfloat16)[::89]),
+             ("float32", float32_sample()[::41]), ("float64", float64_sample()[::23]),
+             ("float64", half_pi_multiples()[::211])]
+    for func in FUNCS:
+        for fmt, x in cases:
+            expected = oracle.tan_family(func, x)
+            u = BITS[x.dtype.itemsize]
+            got = np.array([reference.tan_bits(func, v, fmt) for v in as64(x).tolist()], dtype=np.uint64)
+            ok = np.isnan(as64(expected)) | (got == expected.view(u).astype(np.uint64))
+            assert ok.all(), (func, fmt, x[~ok][:3])
+    assert reference.tan_bits("tan", 177.5, "float16") == 0xFC00  # -inf: overflow
+    assert reference.tan_bits("tanpi", -1.0, "float64") == 0  # +0
+    assert reference.tan_bits("tanpi", -2.0, "float32") == 0x80000000  # -0
+    assert reference.tan_bits("tanpi", 2.5, "float32") == 0x7F800000  # +inf
+    with pytest.raises(ValueError):
+        reference.tan_bits("cot", 1.0, "float32")
+
+
+def _verify_oracle_reason():
+    try:
+        from crtrig import _verify
+    except ImportError:
+        return "crtrig._verify is not built"
+    return _verify.oracle_unavailable_reason()
+
+
+@pytest.mark.skipif(_verify_oracle_reason() is not None, reason="no long double oracle here")
+@pytest.mark.parametrize("func", FUNCS)
+def test_verify_command_passes_and_can_fail(func, capsys):
+    from cli_helpers import cli
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--sample", "20000", "--jobs", "1",
+                           "--target", "all")
+    assert status == 0, out + err
+    assert "sinl/cosl of" in out and "their quotient" in out
+    for name in TARGET_IDS:
+        assert f"{func} float32 target {name}: 20000 inputs, 0 wrong" in out
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--sample", "1000", "--jobs", "1",
+                           "--corrupt-for-test", "0x3e800000")  # 0.25
+    assert status == 1 and "wrong: 1" in out, out + err
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--range", "0x3fc90000:0x3fc90fff",
+                           "--jobs", "1")  # around pi/2 (tan) and 1.57 (tanpi)
+    assert status == 0 and "4096 inputs, 0 wrong" in out, out + err
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float64", "--sample", "300", "--jobs", "1")
+    assert status == 0 and "300 inputs, 0 wrong" in out, out + err
