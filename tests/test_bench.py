@@ -506,7 +506,7 @@ def test_plot_legends_cover_no_bar(capsys, tmp_path, monkeypatch):
     bench.plot(data, str(tmp_path / "long.png"))
     (fig,) = saved
     legends, bars = legends_and_bars(fig)
-    assert len(legends) == 4 and len(bars) > len(data["rows"])
+    assert len(legends) == 5 and len(bars) > len(data["rows"])
     for legend in legends:
         for bar in bars:
             assert not legend.overlaps(bar), (legend, bar)
