@@ -557,3 +557,20 @@ def test_verify_command_passes_and_can_fail(func, capsys):
     assert status == 0 and "4096 inputs, 0 wrong" in out, out + err
     status, out, err = cli(capsys, "verify", func, "--dtype", "float64", "--sample", "300", "--jobs", "1")
     assert status == 0 and "300 inputs, 0 wrong" in out, out + err
+
+
+def test_case_runner_makes_and_runs_tan_cases(tmp_path, capsys):
+    """`crtrig cases --new Tan` (special, hard and random inputs of every type, the
+    exact values of crtrig.reference.tan_bits) and `crtrig cases` running them."""
+    from cli_helpers import cli
+    path = tmp_path / "tan.json"
+    status, out, err = cli(capsys, "cases", "--new", "Tan", "--dtypes", "all", "--classes",
+                           "special,hard,random:20", "-o", path)
+    assert status == 0 and "12 case(s)" in out, out + err
+    status, out, err = cli(capsys, "cases", path)
+    assert status == 0 and "12 passed, 0 failed" in out, out + err
+    import json
+    data = json.loads(path.read_text())
+    assert data["op"] == "ai.onnx.Tan"
+    hard16 = next(c for c in data["cases"] if c["name"] == "float16_hard")
+    assert hard16["inputs"]

@@ -77,6 +77,8 @@ __all__ = [
     "TRIG_FUNCTIONS",
     "TRIGPI_FUNCTIONS",
     "trigpi_bits",
+    "TAN_FUNCTIONS",
+    "tan_bits",
     "COEFFICIENTS",
     "FLOAT_FORMATS",
     "INTEGER_FORMATS",
