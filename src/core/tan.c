@@ -40,10 +40,13 @@
  *   tiny  float64 tan, ax < 2^-27: RN(tan x) = x (derived at TAN_IS_X_BELOW);
  *         float64 tanpi, ax < 2^-60: RN(pi ax) with a double-double bound
  *         (crtrig_trigpi_tiny, trigpi.c).
- *   0, 1  double-double (first_stage 0 and 1 both start here; the narrower
- *         formats have no double stage): S and C from crtrig_sincospi_dd, the
- *         quotient Q = S/C (or -C/S) by dd_div_dd below; |Q - f| <= 10.82 2^-103
- *         |Q.hi| (tan), 8.91 2^-103 |Q.hi| (tanpi); crtrig_decide_dd.
+ *   0     double, float16/bfloat16/float32 only (float64 starts at stage 1):
+ *         S and C from crtrig_sincospi_d, their quotient in double; bound
+ *         derived at tan_double_value / tanpi_double_value (about 12u relative,
+ *         u = 2^-53); crtrig_decide_d.
+ *   1     double-double: S and C from crtrig_sincospi_dd, the quotient Q = S/C
+ *         (or -C/S) by dd_div_dd below; |Q - f| <= 10.82 2^-103 |Q.hi| (tan),
+ *         9.28 2^-103 |Q.hi| (tanpi); crtrig_decide_dd.
  *   2     fixed point (mpfix.c), without a division: for a candidate rounding
  *         boundary b (a midpoint of the format, an exact short number), |f| > b
  *         iff N - b D > 0 with N/D = |f| (N, D = sin, cos or cos, sin of the
@@ -58,6 +61,7 @@
 #include "fpformat.h"
 #include "mpfix.h"
 #include "reduce.h"
+#include "reduce_small.h"
 #include "sincospi.h"
 #include "tan.h"
 #include "trigpi.h"
@@ -90,6 +94,60 @@ static double format_max(crtrig_dtype fmt)
     case CRTRIG_FLOAT32: return 0x1.fffffep127;
     default: return 0x1.fffffffffffffp1023;
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Double stage (float32 values: float16, bfloat16 and float32 outputs).     */
+
+/* tan, ax a float32 value, 2^-149 <= ax <= the largest float32.  The reduction
+ * of sincos.c's stage 0 gives t with |t - t*| <= u |t*| (1 + 2^-50) + A, A = ax
+ * 2^-83 (Cody-Waite, ax < 2^24: reduce_small.h) or A = 2^-103 (Payne-Hanek's t
+ * rounded to double: relative u + 2^-105, absolute 2^-201.9; sincos.c).
+ * Refused (returns 0) unless A <= |t|/8, so |t*| >= |t| (1 - 2^-52) - A >= 0.87
+ * |t|.  S = crtrig_sincospi_d(0, t), C = crtrig_sincospi_d(1, t) err by 3.72u and
+ * 3.32u relative for t taken as exact (sincospi.c, as trigpi.c uses them); moving
+ * t to t* moves log sin(pi t) by <= |t - t*|/|t*| (pi t cot(pi t) <= 1) and log
+ * cos(pi t) by <= pi |t - t*| (pi tan(pi t) <= pi for |t| <= 1/4 + 2^-30, tan
+ * there < 1.0001): relative u + A/|t*| and (pi/4)(1.0001) u + pi A.  The quotient
+ * y = RN(S/C) (or -RN(C/S): the same bound, 1/(1 + d) = 1 - d + ...) adds u.
+ * Sum, second-order terms (< 0.01u) included:
+ *   |y - f| <= |f| (9.84u + A/|t*| + pi A) <= |y| (9.86u + 1.15 A/|t| + 3.15 A).
+ * crtrig_decide_d rounds y -+ e, each end within u (|y| + e) of its exact value:
+ * e = |y| (12u + 1.2 A/|t| + 3.2 A) covers 9.86u + 1.01u and the few roundings
+ * in forming e itself (each <= u of e).  |y| >= 2^-151 (|S| >= 2.8 |t|, |t| >=
+ * 2^-150.7): no underflow in e for the 2^-149 and larger results it decides. */
+static int tan_double_value(double ax, double *y, double *e)
+{
+    int quadrant;
+    double t, A, S, C, at;
+    if (ax < 0x1p24) {
+        uint64_t n_bits;
+        t = crtrig_reduce_small(ax, &n_bits);
+        quadrant = (int)(n_bits & 3u);
+        A = ax * 0x1p-83;
+    } else {
+        t = crtrig_reduce_large_dd(ax, &quadrant).hi;
+        A = 0x1p-103;
+    }
+    at = fabs(t);
+    if (!(A <= 0.125 * at))
+        return 0;
+    S = crtrig_sincospi_d(0, t);
+    C = crtrig_sincospi_d(1, t);
+    *y = (quadrant & 1) ? -(C / S) : S / C;
+    *e = fabs(*y) * (0x1.8p-50 + 1.2 * (A / at) + 3.2 * A);
+    return 1;
+}
+
+/* tanpi, t exact, 2^-149 <= |t| <= 1/4, not +-1/4: as above with A = 0 and no
+ * relative error of t: |y - f| <= |y| (3.72u + 3.32u + u + 0.01u) <= 8.1u |y|,
+ * and e = |y| 12u covers it with the ends' roundings (1.01u). */
+static double tanpi_double_value(int k, double t, double *e)
+{
+    double S = crtrig_sincospi_d(0, t), C = crtrig_sincospi_d(1, t);
+    double y = (k & 1) ? -(C / S) : S / C;
+    *e = fabs(y) * 0x1.8p-50;
+    return y;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -484,6 +542,15 @@ static int tan_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_ta
         count_stage(task, -1);
         return CRTRIG_OK;
     }
+    if (fmt != CRTRIG_FLOAT64 && first_stage <= CRTRIG_STAGE_DOUBLE) {
+        double y, e;
+        if (tan_double_value(ax, &y, &e) && crtrig_decide_d(y, e, fmt, &v)) {
+            count_stage(task, CRTRIG_STAGE_DOUBLE);
+            v = overflow_check(fabs(v), fmt, task);
+            *result = ((y < 0.0) != (x < 0.0)) ? -v : v;
+            return CRTRIG_OK;
+        }
+    }
     if (first_stage < CRTRIG_STAGE_MULTI) {
         int odd;
         dd_t Q = tan_dd_value(ax, &odd);
@@ -551,6 +618,15 @@ static int tanpi_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_
                 return CRTRIG_OK;
             }
         } else {
+            double e, y;
+            if (fmt != CRTRIG_FLOAT64 && first_stage <= CRTRIG_STAGE_DOUBLE) {
+                y = tanpi_double_value(k, t, &e);
+                if (crtrig_decide_d(y, e, fmt, &v)) {
+                    count_stage(task, CRTRIG_STAGE_DOUBLE);
+                    *result = negate ? -v : v;
+                    return CRTRIG_OK;
+                }
+            }
             dd_t Q = tanpi_dd_value(k, t);
             if (crtrig_decide_dd(Q, fabs(Q.hi) * 0x1p-99, fmt, &v)) {
                 count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
