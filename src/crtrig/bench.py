@@ -843,7 +843,8 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
          ["x: uniform in [-π, π] or [-1e5, 1e5] (tan), [-1, 1] or [-1e5, 1e5] (tanpi), in the "
           "dtype of the row. numpy, torch: tan(x); for tanpi tan(pi x) as users write it (pi and "
           "the product rounded: a different, inexact value). crtrig's tan and tanpi have no SIMD "
-          "first pass yet (every element through the scalar double-double stage)."]),
+          "first pass yet (every element through the scalar stages: double for float32, "
+          "double-double for float64)."]),
         ("windows", "### Windows, periodic", ["window", "dtype", "N"],
          ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
           "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
