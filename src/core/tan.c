@@ -66,7 +66,10 @@
 #include "tan.h"
 #include "trigpi.h"
 
-enum { TAN_MULTI_DEFAULT_BITS = 128, TAN_MULTI_MAX_BITS = 1 << 14 };
+/* The fixed-point loop starts at the task's multi_bits (128 unless a test hook sets
+ * it; at least 64 here, so that a boundary's 56-bit significand fits) and doubles up
+ * to TAN_MULTI_MAX_BITS. */
+enum { TAN_MULTI_MAX_BITS = 1 << 14 };
 /* As sincos.c's MULTI_WORKSPACE_BITS: the reduction's precision is at most F + 1048
  * for F fraction bits (reduce.h). */
 enum { TAN_MULTI_WORKSPACE_BITS = TAN_MULTI_MAX_BITS + 1024 + 24 };
