@@ -594,3 +594,20 @@ def test_case_runner_makes_and_runs_tan_cases(tmp_path, capsys):
     assert data["op"] == "ai.onnx.Tan"
     hard16 = next(c for c in data["cases"] if c["name"] == "float16_hard")
     assert hard16["inputs"]
+
+
+def test_pint_and_astropy_quantities():
+    """tan takes angles as pint and astropy quantities, as sin does (radians in,
+    dimensionless out, crtrig's values)."""
+    x = np.array([10.0, 30.0, 89.0])
+    pint = pytest.importorskip("pint")
+    ureg = pint.UnitRegistry()
+    q = ureg.Quantity(x, "degree")
+    got = crtrig.tan(q)
+    assert str(got.units) == "dimensionless"
+    assert same_bits(np.asarray(got.magnitude), crtrig.tan(q.m_as("radian"))).size == 0
+    units = pytest.importorskip("astropy.units")
+    a = x * units.deg
+    got = crtrig.tan(a)
+    assert got.unit == units.dimensionless_unscaled
+    assert same_bits(np.asarray(got.value), crtrig.tan(a.to_value(units.rad))).size == 0
