@@ -569,6 +569,9 @@ def test_verify_command_passes_and_can_fail(func, capsys):
     status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--range", "0x3fc90000:0x3fc90fff",
                            "--jobs", "1")  # around pi/2 (tan) and 1.57 (tanpi)
     assert status == 0 and "4096 inputs, 0 wrong" in out, out + err
+    status, out, err = cli(capsys, "verify", func, "--dtype", "float32", "--range", "0x80000000:0x80000fff",
+                           "--jobs", "1")  # -0 (tanpi(-0) = -0) and the negative subnormals
+    assert status == 0 and "4096 inputs, 0 wrong" in out, out + err
     status, out, err = cli(capsys, "verify", func, "--dtype", "float64", "--sample", "300", "--jobs", "1")
     assert status == 0 and "300 inputs, 0 wrong" in out, out + err
 

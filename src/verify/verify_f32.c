@@ -146,7 +146,7 @@ static long double oracle_tan(int func, float x)
         odd = fmodl(n, 2.0L) != 0.0L;
         if (t == 0.0L) {  /* on |x|: +0 for even, -0 for odd integers; +inf at even + 1/2 */
             long double ax = fabsl(X), v;
-            negative = X < 0.0L;
+            negative = signbit(X) != 0;  /* tanpi(-0) = -0 */
             if (odd)
                 v = fmodl(ax - 0.5L, 2.0L) == 0.0L ? INFINITY : -INFINITY;
             else
