@@ -756,3 +756,88 @@ def scipy_barthann_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
             value = mpmath.mpf(rational.numerator) / rational.denominator + mpmath.mpf(38) / 100 * cosine
         return value, Fraction(1, 2 ** (prec - 8))
     return _rounded_all(evaluate, exact, fmts)
+
+
+# ---------------------------------------------------------------------------
+# tan and tanpi: tan(x), tan(pi x)
+# ---------------------------------------------------------------------------
+
+def tan_value(x, fmt) -> float:
+    """Correctly rounded tan(x) in ``fmt`` as a float, from MPFR's tan (correctly
+    rounded in the format's context, subnormals and overflow included: float16's
+    tan(177.5) is -inf).  tan(+-0) = +-0; NaN and infinities give NaN."""
+    name = format_name(fmt)
+    context = FORMAT_CONTEXTS[name]
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return math.nan
+    if value == 0.0:
+        return value
+    argument = gmpy2.mpfr(value, _INPUT_PRECISION)
+    exponent, _ = gmpy2.frexp(argument)
+    if not context.emin <= exponent <= context.emax:
+        raise ValueError(f"{value!r} is outside the exponent range of {name}")
+    with gmpy2.context(context):
+        return float(gmpy2.tan(argument))
+
+
+def _tanpi_evaluator(odd: bool, t: Fraction):
+    """evaluate(prec) -> (value, error) for tan(pi t) (odd False) or -cot(pi t)
+    (odd True), 0 < |t| <= 1/4, t != +-1/4.
+
+    At MPFR precision p: a = RN(RN(pi) t) = pi t (1 + d), |d| <= 2.01 2^-p (t exact);
+    (a tan'(a))/tan(a) = 2a/sin(2a) <= pi/2 for |a| <= pi/4 (1 + 2^-p), so tan(a) =
+    tan(pi t)(1 + d'), |d'| <= 3.2 2^-p; rounding tan and the reciprocal add 2^-p
+    each: relative 5.3 2^-p, and the bound 2^(4-p) |value| has a factor 3 of margin."""
+    tq = gmpy2.mpq(t.numerator, t.denominator)
+    bits = max(abs(t.numerator).bit_length(), 1) + 2
+
+    def evaluate(prec: int):
+        with gmpy2.context(gmpy2.context(), precision=prec):
+            exact_t = gmpy2.mpfr(tq, max(bits, prec))
+            a = gmpy2.const_pi() * exact_t
+            v = gmpy2.tan(a)
+            if odd:
+                v = -1 / v
+        value = _exact(Fraction(*v.as_integer_ratio()))
+        return value, abs(value) * 16 / gmpy2.mpq(2) ** prec
+
+    return evaluate
+
+
+def tanpi_value(x, fmt) -> float:
+    """Correctly rounded tan(pi x) in ``fmt`` as a float, with IEEE 754-2019 9.2.1's
+    special values: tanpi(+-0) = +-0; tanpi(n) = +0 for positive even and negative
+    odd integers n, -0 for positive odd and negative even n; tanpi(n + 1/2) = +inf
+    for even n, -inf for odd n; tanpi(n +- 1/4) = +-1.  NaN and infinities give NaN.
+    Independent of crtrig: x = n/2 + t in exact rationals (Fraction), |t| <= 1/4."""
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return math.nan
+    if value == 0.0:
+        return value
+    fx = Fraction(value)
+    n = round(2 * fx)
+    t = fx - Fraction(n, 2)
+    if t == 0:
+        if n % 2 == 0:  # the integer n/2
+            m = n // 2
+            return 0.0 if (m > 0) == (m % 2 == 0) else -0.0
+        floor_half = (n - 1) // 2  # x = floor_half + 1/2
+        return math.inf if floor_half % 2 == 0 else -math.inf
+    if abs(t) == Fraction(1, 4):
+        return 1.0 if (t > 0) != (n % 2 == 1) else -1.0
+    return correctly_rounded(_tanpi_evaluator(n % 2 == 1, t), fmt, start_prec=160)
+
+
+def tan_family(func: str, x) -> np.ndarray:
+    """Element-wise ``tan_value`` (func "tan") or ``tanpi_value`` ("tanpi") over an
+    array; the result has x's dtype and shape."""
+    evaluate = {"tan": tan_value, "tanpi": tanpi_value}[func]
+    array = np.asarray(x)
+    name = format_name(array.dtype)
+    with np.errstate(invalid="ignore"):
+        values = array.astype(np.float64).reshape(-1).tolist()
+    results = [evaluate(v, name) for v in values]
+    with np.errstate(over="ignore"):  # inf results are exact
+        return np.array(results, dtype=NUMPY_DTYPES[name]).reshape(array.shape)

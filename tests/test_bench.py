@@ -29,6 +29,7 @@ TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", 
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
 WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS))  # 20 at two sizes
 PI_ROWS = len(bench.TRIGPI_FUNCTIONS) * len(bench.TRIGPI_DTYPES) * len(bench.TRIGPI_INPUT_SETS)  # 8
+TAN_ROWS = len(bench.TAN_DTYPES) * sum(len(v) for v in bench.TAN_INPUT_SETS.values())  # 8
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
 SMALL_ROWS = len(bench.SMALL_CALLS)  # 9
 NUMBER = r"\d+(?:\.\d+)?(?:e[+-]\d+)?"
@@ -152,11 +153,15 @@ def test_report_format_and_json(tmp_path):
     for row in small:
         assert TIME_CELL.match(row["crtrig ns/call"]) and RATIO_CELL.match(row["numpy (speedup)"])
         assert row["check"] == f"{int(row['N'].replace(',', ''))} ok"
-    assert len(data["rows"]) == TRIG_ROWS + PI_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS == (
-        len(trig) + len(pi) + len(windows) + len(store) + len(small))
+    tan = next(rows for title, rows in tables(out).items() if title.startswith("tan and tanpi"))
+    assert [(r["function"], r["dtype"], r["input"]) for r in tan] == [
+        (f, d, i) for d in bench.TAN_DTYPES for f in bench.TAN_FUNCTIONS for i in bench.TAN_INPUT_SETS[f]]
+    assert "np.tan(np.pi * x)" in out and "crtrig.tanpi(x)" in out and "np.tan(x)" in out
+    assert len(data["rows"]) == TRIG_ROWS + PI_ROWS + TAN_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS == (
+        len(trig) + len(pi) + len(tan) + len(windows) + len(store) + len(small))
 
 
-    for table_row, json_row in zip(trig + pi + windows + store, data["rows"]):
+    for table_row, json_row in zip(trig + pi + tan + windows + store, data["rows"]):
         assert table_row["rounds"] == "2" == str(json_row["rounds"])
         if threads:  # crtrig's all-threads column, once crtrig has a thread pool
             cell = table_row[f"crtrig {threads} threads (× 1 thread)"]
@@ -180,7 +185,8 @@ def test_report_format_and_json(tmp_path):
             title = f"{name} (speedup)"
             if title not in table_row:
                 assert (name == "scipy" and json_row["section"] == "sin/cos"  # no sin/cos of its own
-                        or name in ("scipy", "onnxruntime") and json_row["section"] == "sinpi/cospi")
+                        or name in ("scipy", "onnxruntime") and json_row["section"] in ("sinpi/cospi",
+                                                                                          "tan/tanpi"))
                 continue
             cell = table_row[title]
             if name in json_row["unavailable"]:
@@ -205,7 +211,7 @@ def test_report_format_and_json(tmp_path):
     checked = sum(row["checked"] for row in data["rows"])
     assert f"check: all {checked:,} checked crtrig outputs equal crtrig.reference (exact)" in out
     progress = [line for line in err.splitlines() if line.startswith("[")]
-    total = TRIG_ROWS + PI_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS
+    total = TRIG_ROWS + PI_ROWS + TAN_ROWS + WINDOW_ROWS + STORE_ROWS + SMALL_ROWS
     assert len(progress) == total and progress[-1].startswith(f"[{total}/{total}] ")
     assert data["command"] == lines[0][2:] and data["quick"] is True
     assert data["platform"]["simd_targets"] == list(crtrig.simd_targets())
@@ -500,7 +506,7 @@ def test_plot_legends_cover_no_bar(capsys, tmp_path, monkeypatch):
     bench.plot(data, str(tmp_path / "long.png"))
     (fig,) = saved
     legends, bars = legends_and_bars(fig)
-    assert len(legends) == 4 and len(bars) > len(data["rows"])
+    assert len(legends) == 5 and len(bars) > len(data["rows"])
     for legend in legends:
         for bar in bars:
             assert not legend.overlaps(bar), (legend, bar)

@@ -66,7 +66,14 @@ def test_report_format(quick_report):
     for name in peers:
         assert any(line.startswith(f"- {name} ") for line in lines), name
     found = tables(quick_report)
-    assert set(found) == {"Windows", "sin and cos", "sinpi and cospi"}
+    assert set(found) == {"Windows", "sin and cos", "sinpi and cospi", "tan and tanpi"}
+    tan = found["tan and tanpi"]  # the ONNX peers have Tan only
+    assert [(row["peer"], row["function"]) for row in tan] == [
+        (peer, func) for peer in peers for func in ("tan", "tanpi") if func == "tan" or peer in ("crtrig", "numpy")]
+    assert all(cell == "0 / 0 %" for row in tan if row["peer"] == "crtrig"
+               for key, cell in row.items() if key not in ("peer", "function"))
+    assert any(cell != "0 / 0 %" for row in tan if row["peer"] == "numpy" and row["function"] == "tanpi"
+               for key, cell in row.items() if key not in ("peer", "function"))  # tan(pi * x) is not exact
     windows, trig = found["Windows"], found["sin and cos"]
     pi = found["sinpi and cospi"]  # the ONNX peers have no such operator
     assert [(row["peer"], row["function"]) for row in pi] == [
@@ -96,7 +103,7 @@ def test_report_format(quick_report):
 def test_crtrig_is_correctly_rounded_everywhere(quick_report):
     found = tables(quick_report)
     rows = [row for rows in found.values() for row in rows if row["peer"] == "crtrig"]
-    assert len(rows) == 7 + 2 + 2  # windows, sin and cos, sinpi and cospi
+    assert len(rows) == 7 + 2 + 2 + 2  # windows, sin and cos, sinpi and cospi, tan and tanpi
     for row in rows:
         for key, cell in row.items():
             if key in ("peer", "window", "function"):

@@ -90,10 +90,10 @@ def test_importing_crtrig_or_building_its_command_line_does_not_import_onnx():
 # ONNX's node tests through new_ops
 # ---------------------------------------------------------------------------
 
-NODE_TEST_PATTERN = re.compile(r"^test_((hann|hamming|blackman)window|sin|cos)(_|$)")
+NODE_TEST_PATTERN = re.compile(r"^test_((hann|hamming|blackman)window|sin|cos|tan)(_|$)")
 EXPECTED_NODE_TESTS = {f"test_{op}window{suffix}" for op in ("hann", "hamming", "blackman")
                        for suffix in ("", "_symmetric", "_expanded", "_symmetric_expanded")} | {
-    "test_sin", "test_sin_example", "test_cos", "test_cos_example"}
+    "test_sin", "test_sin_example", "test_cos", "test_cos_example", "test_tan", "test_tan_example"}
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +151,7 @@ def test_onnx_node_tests_pass_through_new_ops(node_tests, monkeypatch):
             del calls[:]
             outputs = ReferenceEvaluator(case.model, new_ops=co.new_ops).run(None, feeds)
             Runner.assert_similar_outputs(expected, outputs, rtol=case.rtol, atol=case.atol)
-            ours = sorted(op for op in op_types if op in ("Sin", "Cos") or op in WINDOW_FUNCTIONS)
+            ours = sorted(op for op in op_types if op in ("Sin", "Cos", "Tan") or op in WINDOW_FUNCTIONS)
             assert ours and sorted(set(calls)) == ours, (case.name, calls)
             if len(graph.node) == 1:  # the output is crtrig's, bit for bit
                 node = graph.node[0]
@@ -233,30 +233,37 @@ def test_bad_window_inputs_raise_errors_naming_the_node(size, size_type, attribu
 # ---------------------------------------------------------------------------
 
 
+def exact(op, x):
+    """MPFR's correctly rounded Sin, Cos or Tan of x (tests/oracle.py)."""
+    if op == "Tan":
+        with np.errstate(over="ignore"):
+            return oracle.tan_family("tan", x)
+    return oracle.trig(op.lower(), x)
+
+
 def every_16_bit_value(dtype):
     return np.arange(1 << 16, dtype=np.uint16).view(dtype)
 
 
-@pytest.mark.parametrize("op", ["Sin", "Cos"])
+@pytest.mark.parametrize("op", ["Sin", "Cos", "Tan"])
 @pytest.mark.parametrize("dtype, code", [(np.float16, TensorProto.FLOAT16), (BFLOAT16, TensorProto.BFLOAT16)])
 def test_sin_cos_16_bit_are_crtrigs_and_correctly_rounded(op, dtype, code):
     """Every 16-bit input; where they differ from onnx.reference's own Sin/Cos
     (numpy, which rounds float16 twice, through float32), ours match MPFR."""
     x = every_16_bit_value(dtype)
-    with np.errstate(invalid="ignore"):  # the infinities
+    with np.errstate(invalid="ignore", over="ignore"):  # the infinities; float16 tan(177.5)
         (got,) = run_reference(trig_model(op, code), {"x": x})
         want = getattr(crtrig, op.lower())(x)
         (default,) = ReferenceEvaluator(trig_model(op, code)).run(None, {"x": x})
     assert got.dtype == np.dtype(dtype) and bits(got) == bits(want)
     differ = np.flatnonzero(np.asarray(default).view(np.uint16) != np.asarray(got).view(np.uint16))
     differ = differ[~np.isnan(np.asarray(got, dtype=np.float32)[differ])]
-    exact = oracle.trig(op.lower(), x[differ])
-    assert bits(np.asarray(got)[differ]) == bits(exact)
+    assert bits(np.asarray(got)[differ]) == bits(exact(op, x[differ]))
     if dtype == np.float16:
         assert differ.size > 0  # numpy misses some float16 sines and cosines: the test can tell
 
 
-@pytest.mark.parametrize("op", ["Sin", "Cos"])
+@pytest.mark.parametrize("op", ["Sin", "Cos", "Tan"])
 def test_sin_cos_float32_are_crtrigs_in_any_shape(op):
     rng = np.random.default_rng(17)
     x = rng.integers(0, 2**32, 6000, dtype=np.uint64).astype(np.uint32).view(np.float32).reshape(20, 30, 10)
@@ -264,20 +271,20 @@ def test_sin_cos_float32_are_crtrigs_in_any_shape(op):
         (got,) = run_reference(trig_model(op, TensorProto.FLOAT), {"x": x})
     assert got.shape == x.shape and bits(got) == bits(getattr(crtrig, op.lower())(x))
     finite = np.isfinite(x)
-    assert bits(got[finite][:500]) == bits(oracle.trig(op.lower(), x[finite][:500]))
+    assert bits(got[finite][:500]) == bits(exact(op, x[finite][:500]))
     for scalar in (np.array(0.5, np.float32), np.array(-0.0, np.float32)):
         (got,) = run_reference(trig_model(op, TensorProto.FLOAT), {"x": scalar})
-        assert got.shape == () and bits(got) == bits(oracle.trig(op.lower(), scalar))
+        assert got.shape == () and bits(got) == bits(exact(op, scalar))
 
 
 def test_sin_cos_accept_opset_7():
     x = np.linspace(-4, 4, 101, dtype=np.float32)
-    for op in ("Sin", "Cos"):
+    for op in ("Sin", "Cos", "Tan"):
         (got,) = run_reference(trig_model(op, TensorProto.FLOAT, opset=7), {"x": x})
         assert bits(got) == bits(getattr(crtrig, op.lower())(x))
 
 
-@pytest.mark.parametrize("op", ["Sin", "Cos"])
+@pytest.mark.parametrize("op", ["Sin", "Cos", "Tan"])
 def test_sin_cos_float64_are_correctly_rounded(op):
     rng = np.random.default_rng(64)
     x = np.concatenate([rng.uniform(-10, 10, 300),
@@ -285,11 +292,11 @@ def test_sin_cos_float64_are_correctly_rounded(op):
     x = x[np.isfinite(x)]
     (got,) = run_reference(trig_model(op, TensorProto.DOUBLE), {"x": x})
     assert got.dtype == np.float64
-    assert bits(got) == bits(oracle.trig(op.lower(), x))
+    assert bits(got) == bits(exact(op, x))
 
 
 def test_sin_cos_reject_other_types_naming_the_node():
-    for op in ("Sin", "Cos"):
+    for op in ("Sin", "Cos", "Tan"):
         with pytest.raises(TypeError, match=f"{op} node 'my{op}': input must be a float16, bfloat16, float or double"):
             run_reference(trig_model(op, TensorProto.INT32), {"x": np.arange(3, dtype=np.int32)})
 
@@ -304,7 +311,7 @@ def test_onnx_1_14_to_1_18_bfloat16_representation_is_converted_bit_for_bit():
     as_float = co._bfloat16_to_onnx(window, np.dtype(np.float32))
     assert as_float.dtype == np.float32 and bits(as_float.astype(BFLOAT16)) == bits(window)
     x = every_16_bit_value(BFLOAT16)
-    for op in (co.Sin, co.Cos):
+    for op in (co.Sin, co.Cos, co.Tan):
         with np.errstate(invalid="ignore"):  # the infinities
             got = op.eval(x.view(np.uint16).view(legacy))
             want = getattr(crtrig, op.__name__.lower())(x)

@@ -344,7 +344,7 @@ def test_double_double_error_bound_holds():
 
 def test_trig_element_checks_its_arguments():
     assert _core.trig_element(0, FLOAT64, 0.5)[0] == oracle.trig_value("sin", 0.5, "float64")
-    for args, word in (((4, FLOAT64, 0.5), "func"), ((-1, FLOAT64, 0.5), "func"), ((0, 4, 0.5), "dtype_code"), ((0, -1, 0.5), "dtype_code"),
+    for args, word in (((6, FLOAT64, 0.5), "func"), ((-1, FLOAT64, 0.5), "func"), ((0, 4, 0.5), "dtype_code"), ((0, -1, 0.5), "dtype_code"),
                        ((0, FLOAT64, 0.5, 3), "first_stage"), ((0, FLOAT64, 0.5, -1), "first_stage"),
                        ((0, FLOAT64, 0.5, 2, -5), "multi_start_bits"),
                        ((0, FLOAT64, 0.5, 2, 1 << 15), "multi_start_bits")):

@@ -234,6 +234,16 @@ def test_each_stage_forced(func, kind, stage):
     assert counts["double"] == 0 and (stage == 1 or counts["double-double"] == 0)
 
 
+@pytest.mark.parametrize("bits", [64, 200, 1000])
+def test_multi_precision_from_start_precisions_off_whole_limbs(bits):
+    """multi_start_bits that are no multiple of 32 (the workspace rounds them up to
+    whole limbs; T = |t| 2^F must use that F)."""
+    x = np.array([2.0 ** -40, 0.3, -1.2, 1e-300, 5e-324, 12345.678])
+    for func in FUNCS:
+        got, _ = _core.trig_strided(0, CODE[func], x, 2, bits)
+        assert_oracle(func, x, got, oracle.trigpi(func, x), f"from {bits} bits")
+
+
 def test_first_pass_decides_almost_everything():
     for func in FUNCS:
         x = np.random.default_rng(5).uniform(-1e5, 1e5, 20000)

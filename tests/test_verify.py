@@ -151,7 +151,7 @@ def test_block_corruption_hook():
 @needs_oracle
 def test_block_arguments_are_checked():
     with pytest.raises(ValueError):
-        _verify.verify_block("tan", 0, 10)
+        _verify.verify_block("cot", 0, 10)
     with pytest.raises(ValueError):
         _verify.verify_block("sin", (1 << 32) - 5, 10)
     with pytest.raises(ValueError):

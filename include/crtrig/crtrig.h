@@ -7,10 +7,12 @@
  * computes saves the calling thread's environment, computes in
  * round-to-nearest with flush-to-zero and denormals-are-zero off and all
  * exceptions masked, and restores the environment exactly (control bits and
- * exception flags) before it returns.  The only flag a call leaves raised is
- * FE_INVALID, for sin or cos of an infinity (see crtrig_trig_strided), in
- * the calling thread also when pool threads did the work (each of them
- * computes in the same environment, set and restored around its share).
+ * exception flags) before it returns.  The only flags a call leaves raised are
+ * FE_INVALID, for sin, cos, ... of an infinity (see crtrig_trig_strided),
+ * FE_DIVBYZERO at a pole of tanpi and FE_OVERFLOW (with FE_INEXACT) for a
+ * float16 tan that overflows, in the calling thread also when pool threads did
+ * the work (each of them computes in the same environment, set and restored
+ * around its share).
  *
  * Functions marked "test hook" exist for crtrig's own tests.
  */
@@ -201,16 +203,27 @@ int crtrig_window_spec_range(const crtrig_window_spec *spec, int64_t size, int p
  * cosPi), with the same contract; their special values are IEEE 754-2019
  * 9.2.1's: sinpi(+n) = +0, sinpi(-n) = -0 for integers n, cospi(n + 1/2) = +0,
  * +-inf gives NaN and FE_INVALID (src/core/trigpi.c). */
+/* CRTRIG_TAN, CRTRIG_TANPI: tan(x) (ONNX Tan-22) and tan(pi x) (IEEE 754-2019
+ * tanPi), with the same contract; tan(+-0) = +-0, tanpi's special values are
+ * IEEE 754-2019 9.2.1's: tanpi(+-0) = +-0, tanpi(n) = +0 for positive even and
+ * negative odd integers n, -0 for positive odd and negative even ones;
+ * tanpi(n + 1/2) = +inf for even n, -inf for odd n, raising FE_DIVBYZERO; a
+ * float16 tan beyond the format's range (only tan(+-177.5)) is +-inf with
+ * FE_OVERFLOW and FE_INEXACT; +-inf gives NaN and FE_INVALID (src/core/tan.c). */
 typedef enum crtrig_trig_func {
     CRTRIG_SIN = 0,
     CRTRIG_COS = 1,
     CRTRIG_SINPI = 2,
-    CRTRIG_COSPI = 3
+    CRTRIG_COSPI = 3,
+    CRTRIG_TAN = 4,
+    CRTRIG_TANPI = 5
 } crtrig_trig_func;
-#define CRTRIG_TRIG_FUNC_LAST CRTRIG_COSPI
-/* Whether func is one of the functions without a SIMD first pass (no self-check,
- * no result tables): every element through its per-element stages. */
+#define CRTRIG_TRIG_FUNC_LAST CRTRIG_TANPI
+/* sinpi and cospi: their own stages (trigpi.c) and first passes (float32, float64). */
 #define CRTRIG_TRIG_FUNC_IS_PI(func) ((func) == CRTRIG_SINPI || (func) == CRTRIG_COSPI)
+/* tan and tanpi: no SIMD first pass, no self-check, no result tables: every
+ * element through the per-element stages of tan.c. */
+#define CRTRIG_TRIG_FUNC_IS_TAN(func) ((func) == CRTRIG_TAN || (func) == CRTRIG_TANPI)
 
 int crtrig_trig_strided(crtrig_trig_func func, crtrig_dtype dtype, const char *in,
                         ptrdiff_t in_stride, char *out, ptrdiff_t out_stride, size_t count);
@@ -250,6 +263,13 @@ int crtrig_trig_values_raw(crtrig_trig_func func, crtrig_dtype dtype, const doub
  * |hi + lo - f(x)| <= *bound (= |hi| 0x1.1p-101: relative, even next to
  * multiples of pi/2).  For finite 2^-149 <= |x|; else CRTRIG_EINVAL. */
 int crtrig_trig_dd_value(crtrig_trig_func func, double x, double *hi, double *lo, double *bound);
+
+/* Test hook: the unrounded double-double value hi + lo of tan (CRTRIG_TAN) or
+ * tanpi (CRTRIG_TANPI) of x from the double-double stage, and the bound it
+ * proves, |hi + lo - f(x)| <= *bound (relative: 10.82 2^-103 |hi| for tan, 9.28
+ * 2^-103 |hi| for tanpi; tan.c).  tan: finite |x| >= 2^-27; tanpi: 2^-60 <= |x|
+ * < 2^52, x not a multiple of 1/4; else CRTRIG_EINVAL. */
+int crtrig_tan_dd_value(crtrig_trig_func func, double x, double *hi, double *lo, double *bound);
 
 /* SIMD target indices: 0 baseline, 1 avx2, 2 avx512. */
 #define CRTRIG_NUM_TARGETS 3

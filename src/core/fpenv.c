@@ -102,11 +102,16 @@ CRTRIG_NOINLINE void crtrig_fpenv_enter(crtrig_fpenv *saved)
 }
 #endif
 
-CRTRIG_NOINLINE void crtrig_fpenv_leave(const crtrig_fpenv *saved, int raise_invalid)
+CRTRIG_NOINLINE void crtrig_fpenv_leave(const crtrig_fpenv *saved, int raise_flags)
 {
     restore_registers(saved);
-    if (raise_invalid)
-        feraiseexcept(FE_INVALID);  /* a real invalid operation: honours the caller's traps */
+    /* Real exceptions: they honour the caller's traps. */
+    if (raise_flags & CRTRIG_FLAG_INVALID)
+        feraiseexcept(FE_INVALID);    /* sin, cos, ... of an infinity */
+    if (raise_flags & CRTRIG_FLAG_DIVBYZERO)
+        feraiseexcept(FE_DIVBYZERO);  /* a pole of tanpi */
+    if (raise_flags & CRTRIG_FLAG_OVERFLOW)
+        feraiseexcept(FE_OVERFLOW | FE_INEXACT);  /* float16 tan(177.5) = inf */
 }
 
 const char *crtrig_fpenv_method(void)

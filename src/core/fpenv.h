@@ -10,13 +10,14 @@
  *     crtrig_fpenv saved;
  *     crtrig_fpenv_enter(&saved);   // save; round to nearest, FTZ/DAZ off, traps masked
  *     ... all floating-point work, in functions called from here ...
- *     crtrig_fpenv_leave(&saved, saw_infinity);
+ *     crtrig_fpenv_leave(&saved, raise_flags);
  *
  * crtrig_fpenv_leave restores the saved environment exactly (control bits and
  * exception flags: flags raised inside, such as inexact or underflow of
- * intermediate results, are discarded), then raises FE_INVALID if asked: the
- * one flag crtrig promises (sin or cos of an infinity; numpy reads the flags
- * after the loop).
+ * intermediate results, are discarded), then raises the flags asked for
+ * (raise_flags: CRTRIG_FLAG_* bits): FE_INVALID for an infinite input,
+ * FE_DIVBYZERO at a pole of tanpi, FE_OVERFLOW (with FE_INEXACT) for a float16
+ * tan that overflows (numpy reads the flags after the loop).
  *
  * Both are out-of-line functions in fpenv.c: a compiler may move
  * floating-point arithmetic across an inlined mode switch (GCC and clang
@@ -75,6 +76,6 @@ typedef struct crtrig_fpenv {
 #endif
 
 void crtrig_fpenv_enter(crtrig_fpenv *saved);
-void crtrig_fpenv_leave(const crtrig_fpenv *saved, int raise_invalid);
+void crtrig_fpenv_leave(const crtrig_fpenv *saved, int raise_flags);
 
 #endif

@@ -313,6 +313,41 @@ void mpfix_set_int(uint32_t *x, int n, uint32_t k)
     x[n - 1] = k;
 }
 
+int mpfix_shift(uint32_t *x, int n, int k)
+{
+    int top = -1, i, limbs, bits;
+    for (i = n - 1; i >= 0 && top < 0; i--)
+        if (x[i]) {
+            int b = 31;
+            while (!((x[i] >> b) & 1u))
+                b--;
+            top = 32 * i + b;
+        }
+    if (top < 0 || k == 0)
+        return 0;  /* zero stays zero */
+    if (k > 0) {
+        if (top + k >= 32 * (n - 1) + 24)
+            return -1;
+        limbs = k / 32;
+        bits = k % 32;
+        for (i = n - 1; i >= 0; i--) {
+            uint32_t hi = i - limbs >= 0 ? x[i - limbs] : 0u;
+            uint32_t lo = i - limbs - 1 >= 0 ? x[i - limbs - 1] : 0u;
+            x[i] = bits ? (hi << bits) | (lo >> (32 - bits)) : hi;
+        }
+        return 0;
+    }
+    k = -k;
+    limbs = k / 32;
+    bits = k % 32;
+    for (i = 0; i < n; i++) {
+        uint32_t lo = i + limbs < n ? x[i + limbs] : 0u;
+        uint32_t hi = i + limbs + 1 < n ? x[i + limbs + 1] : 0u;
+        x[i] = bits ? (lo >> bits) | (hi << (32 - bits)) : lo;
+    }
+    return 0;
+}
+
 static int bit_at(const uint32_t *x, int i) { return (int)((x[i >> 5] >> (i & 31)) & 1u); }
 
 static int any_bit_below(const uint32_t *x, int i)

@@ -67,6 +67,11 @@ int mpfix_cmp(const uint32_t *x, const uint32_t *y, int n);
 void mpfix_shr1(uint32_t *x, int n);                       /* x = floor(x / 2): error <= 1/2 ulp */
 void mpfix_set_ulps_pow2(uint32_t *x, int n, uint64_t k, int shift); /* x = k 2^shift ulps */
 void mpfix_set_int(uint32_t *x, int n, uint32_t k);        /* x = k */
+/* x = x 2^k.  k <= 0: a right shift, truncating (error < 1 ulp).  k > 0: a left
+ * shift, exact; refused (returns -1, x unchanged) when the result would reach
+ * 2^24, so that sums of a few such numbers still fit the integer limb.
+ * Returns 0 otherwise. */
+int mpfix_shift(uint32_t *x, int n, int k);
 
 /* N / 2^F rounded to nearest-even into the float format (subnormals
  * included), returned as the double of the same value.  Exact. */

@@ -68,10 +68,12 @@ enum {
     CRTRIG_SELFCHECK_TABLE_ENTRIES = 80   /* table entries of a stored range, at most */
 };
 /* sinpi/cospi (func 2, 3) have passes for float32 and float64 only: pass
- * CRTRIG_SELFCHECK_TRIGPI + 2 (func - 2) + (dtype - 2); -1 for their 16-bit formats. */
+ * CRTRIG_SELFCHECK_TRIGPI + 2 (func - 2) + (dtype - 2); -1 for their 16-bit formats.
+ * tan and tanpi (func 4, 5) have no pass: -1. */
 #define CRTRIG_SELFCHECK_TRIG_PASS(func, dtype)                                                  \
     ((int)(func) < 2 ? 4 * (int)(func) + (int)(dtype)                                         \
-     : (int)(dtype) < 2 ? -1 : CRTRIG_SELFCHECK_TRIGPI + 2 * ((int)(func) - 2) + (int)(dtype) - 2)
+     : (int)(func) > 3 || (int)(dtype) < 2 ? -1                                               \
+     : CRTRIG_SELFCHECK_TRIGPI + 2 * ((int)(func) - 2) + (int)(dtype) - 2)
 
 /* A stored window input: the folded phases r0 .. r0 + count - 1 (<= D/2) of the
  * window kind (a crtrig_window_kind, or CRTRIG_GENERAL_HAMMING with alpha =

@@ -71,6 +71,7 @@
 #include "reduce_small.h"
 #include "sincos.h"
 #include "sincospi.h"
+#include "tan.h"
 #include "trigpi.h"
 
 enum { MULTI_DEFAULT_BITS = 128, MULTI_MAX_BITS = 1 << 14 };
@@ -245,7 +246,7 @@ void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *op
     task->counts = counts;
     task->workspace.n = task->workspace.capacity = 0;
     task->workspace.pool = NULL;
-    task->saw_infinity = 0;
+    task->raise_flags = 0;
     task->use_table = 0;
 }
 
@@ -260,6 +261,8 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
     int negate_result;
     if (CRTRIG_TRIG_FUNC_IS_PI(func))  /* sinpi, cospi: their own stages */
         return crtrig_trigpi_value(func, x, fmt, first_stage, task, result);
+    if (CRTRIG_TRIG_FUNC_IS_TAN(func))  /* tan, tanpi: theirs (tan.c) */
+        return crtrig_tan_value(func, x, fmt, first_stage, task, result);
     memcpy(&bits, &x, sizeof bits);
     if (((bits >> 52) & 0x7ffu) == 0x7ffu) {  /* inf or NaN: from the bits */
         if (bits << 12) {                       /* NaN: quiet it, raise nothing */
@@ -272,7 +275,7 @@ int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int fir
              * environment at the end. */
             bits = (uint64_t)0x7ff8 << 48;
             memcpy(result, &bits, sizeof bits);
-            task->saw_infinity = 1;
+            task->raise_flags |= CRTRIG_FLAG_INVALID;
         }
         if (counts)
             counts->exact++;
@@ -400,7 +403,7 @@ int crtrig_trig_element(crtrig_trig_func func, crtrig_dtype dtype, double x,
     crtrig_trig_task_init(&task, opt, counts);
     crtrig_fpenv_enter(&env);
     rc = trig_element_value(func, dtype, x, &task, result);
-    crtrig_fpenv_leave(&env, task.saw_infinity);
+    crtrig_fpenv_leave(&env, task.raise_flags);
     crtrig_trig_task_end(&task);
     return rc;
 }

@@ -12,14 +12,17 @@
  * task of a thread pool, each with its own.  Options in; the multi-precision
  * workspace, allocated on the first element that needs it and freed by
  * crtrig_trig_task_end; and what the entry point must do at the end (raise
- * FE_INVALID in the caller's environment when an input was +-inf).  Tasks of
- * one call merge by OR-ing saw_infinity and adding counts. */
+ * FE_INVALID in the caller's environment when an input was +-inf, and the
+ * other flags of raise_flags).  Tasks of one call merge by OR-ing raise_flags
+ * and adding counts. */
 typedef struct crtrig_trig_task {
     int first_stage;              /* crtrig_stage where evaluation starts (test hook) */
     int multi_bits;               /* first precision of the multi-precision loop */
     crtrig_stage_counts *counts;  /* NULL, or counters to add to (test hook) */
     mpfix_ctx workspace;          /* pool NULL until the multi-precision stage runs */
-    int saw_infinity;             /* an input was +-inf */
+    int raise_flags;              /* CRTRIG_FLAG_* bits the entry point raises at the end:
+                                     INVALID an input was +-inf, DIVBYZERO a pole of
+                                     tanpi, OVERFLOW a float16 tan above its range */
     int use_table;                /* float16/bfloat16 through the result tables (the
                                      entry points set it; 0 from crtrig_trig_task_init) */
 } crtrig_trig_task;
@@ -32,7 +35,7 @@ void crtrig_trig_task_end(crtrig_trig_task *task);
  * a double, for any double x that is a value of that format (NaN and inf
  * included; for float64, every double), starting at first_stage (for float64,
  * stages 0 and 1 both start at double-double; see sincos.c).  Records an
- * infinite x in task->saw_infinity. */
+ * infinite x in task->raise_flags. */
 int crtrig_trig_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                       crtrig_trig_task *task, double *result);
 

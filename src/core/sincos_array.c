@@ -132,7 +132,7 @@ static void lookup16(const uint16_t *table, crtrig_dtype dtype, crtrig_trig_task
         infinity |= (uint32_t)((h & 0x7fffu) == inf_bits);
     }
     if (infinity)
-        task->saw_infinity = 1;
+        task->raise_flags |= CRTRIG_FLAG_INVALID;
 }
 
 /* Overlapping arrays.  The contract (crtrig.h) is that of an in-order loop
@@ -154,12 +154,13 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
-    /* sinpi, cospi: no first pass; every element through crtrig_trig_value. */
+    /* sin and cos only: sinpi/cospi have their own passes below, tan/tanpi none
+     * (every element through crtrig_trig_value). */
     const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE &&
-                               !CRTRIG_TRIG_FUNC_IS_PI(func);
+                               !CRTRIG_TRIG_FUNC_IS_PI(func) && !CRTRIG_TRIG_FUNC_IS_TAN(func);
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
     size_t start, i;
-    if (task->use_table && !CRTRIG_TRIG_FUNC_IS_PI(func) &&
+    if (task->use_table && !CRTRIG_TRIG_FUNC_IS_PI(func) && !CRTRIG_TRIG_FUNC_IS_TAN(func) &&
         (dtype == CRTRIG_FLOAT16 || dtype == CRTRIG_BFLOAT16)) {
         const uint16_t *table = table16(target, func, dtype);
         if (table) {
@@ -192,8 +193,8 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = target->trigpi_pass[dtype]((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else {  /* sinpi/cospi of float16 and bfloat16, or the test hook: every element
-                   * through the stages from first_stage */
+        } else {  /* sinpi/cospi of float16 and bfloat16, tan, tanpi, or the test hook:
+                   * every element through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
         }
@@ -329,7 +330,7 @@ typedef struct trig_call_state {
     char *out;
     ptrdiff_t out_stride;
     crtrig_stage_counts *counts;  /* the caller's counters, or NULL */
-    int saw_infinity;             /* OR of the participants' */
+    int raise_flags;             /* OR of the participants' */
     int use_table;                /* float16/bfloat16 through the result tables */
 } trig_call_state;
 
@@ -354,7 +355,7 @@ static int trig_share(void *arg, int participant, crtrig_job *job)
                                       hi - lo);
     crtrig_trig_task_end(&task);
     crtrig_job_lock(job);
-    call->saw_infinity |= task.saw_infinity;
+    call->raise_flags |= task.raise_flags;
     crtrig_job_unlock(job);
     if (call->counts)
         crtrig_job_add_counts(job, call->counts, &counts);
@@ -398,7 +399,7 @@ static int small_call(trig_call_state *call, size_t count)
                             in_slot, out_slot);
     }
     crtrig_trig_task_end(&task);
-    call->saw_infinity = task.saw_infinity;
+    call->raise_flags = task.raise_flags;
     return rc;
 }
 
@@ -412,7 +413,7 @@ static int one_thread(trig_call_state *call, size_t count)
     rc = crtrig_sincos_array_with(call->target, &task, call->func, call->dtype, call->in,
                                   call->in_stride, call->out, call->out_stride, count);
     crtrig_trig_task_end(&task);
-    call->saw_infinity = task.saw_infinity;
+    call->raise_flags = task.raise_flags;
     return rc;
 }
 
@@ -440,13 +441,13 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
     call.out = out;
     call.out_stride = out_stride;
     call.counts = counts;
-    call.saw_infinity = 0;
+    call.raise_flags = 0;
     call.use_table = use_table;
     crtrig_fpenv_enter(&env);
     if (checked && !counts && count <= SMALL_CALL && (dtype == CRTRIG_FLOAT32 || dtype == CRTRIG_FLOAT64) &&
         (func == CRTRIG_SIN || func == CRTRIG_COS)) {
         rc = small_call(&call, count);
-        crtrig_fpenv_leave(&env, call.saw_infinity);
+        crtrig_fpenv_leave(&env, call.raise_flags);
         return rc;
     }
     if (checked && count > 0 && CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) >= 0)
@@ -455,7 +456,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
         participants = crtrig_threads_claim(count, BLOCK);
     rc = participants > 1 ? crtrig_threads_run(participants, count, BLOCK, trig_share, &call)
                           : one_thread(&call, count);
-    crtrig_fpenv_leave(&env, call.saw_infinity);
+    crtrig_fpenv_leave(&env, call.raise_flags);
     crtrig_threads_release(participants);
     return rc;
 }

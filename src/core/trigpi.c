@@ -71,8 +71,10 @@ static const double SHIFTER = 0x1.8p52;            /* 1.5 2^52 */
 /* pi as a double-double (CRTRIG_SINPI_C[0]): |PI_H + PI_L - pi| <= 2^-106 pi. */
 static const double PI_H = 0x1.921fb54442d18p+1, PI_L = 0x1.1a62633145c07p-53;
 
-/* The reduction above: returns k (the quadrant, cospi's shift included) and *t. */
-static int reduce_pi(int use_cos, double ax, double *t)
+/* The reduction above: returns k (the quadrant, cospi's shift included) and *t.
+ * Also tanpi's (tan.c: with use_cos = 0, tan(pi ax) = tan(pi t) for even k,
+ * -cot(pi t) for odd k). */
+int crtrig_trigpi_reduce(int use_cos, double ax, double *t)
 {
     double q = (ax * 0.5 + SHIFTER) - SHIFTER;
     double m = 2.0 * (ax - 2.0 * q);
@@ -174,7 +176,9 @@ static double round_scaled_subnormal(double hi, double lo)
 }
 
 /* Tiny float64 sinpi: 0 < ax < 2^-60.  sin(pi ax) = pi ax (1 - d) with
- * 0 < d < (pi ax)^2/6 < 1.65 2^-120 < 2^-119.2.  X = ax 2^s (s = 200 below 2^-969,
+ * 0 < d < (pi ax)^2/6 < 1.65 2^-120 < 2^-119.2.  (tan.c uses it for tanpi too:
+ * tan(pi ax) = pi ax (1 + d) with 0 < d < (pi ax)^2/3 (1 + 2^-100) < 2^-118.2,
+ * which changes nothing below: 2^-103 + 2^-106 + 2^-118.2 <= 1.126 2^-103.)  X = ax 2^s (s = 200 below 2^-969,
  * else 0: exact, X >= 2^-969, so every product below is above 2^-969 and
  * dd_two_prod is exact); P = dd_mul_d((PI_H, PI_L), X) errs by <= 2^-103 pi X
  * (dd.h) and the constant by 2^-106 pi X: |P - sin(pi ax) 2^s| <= pi X (2^-103 +
@@ -196,7 +200,7 @@ static double round_scaled(dd_t v)
     return crtrig_round_dd(v.hi, v.lo, CRTRIG_FLOAT64) * 0x1p-200;
 }
 
-static int stage_tiny(double ax, double *result)
+int crtrig_trigpi_tiny(double ax, double *result)
 {
     const int scaled = ax < 0x1p-969;
     const double X = scaled ? ax * 0x1p200 : ax;
@@ -212,7 +216,8 @@ static int stage_tiny(double ax, double *result)
     return 1;
 }
 
-/* Stage 2: fixed point with F = bits fraction bits (mpfix.h; ulp = 2^-F), for any
+/* Stage 2: fixed point with F fraction bits (mpfix.h; ulp = 2^-F; F is bits rounded
+ * up to a multiple of 32, as the workspace lays numbers out in whole limbs), for any
  * 0 < |t| <= 1/4 (t exact, any double):
  *   T = floor(|t| 2^F) (exact if |t| is a multiple of 2^-F; else truncated): < 1 ulp;
  *   pi with error <= Epi ulps (mpfix_pi);
@@ -242,10 +247,11 @@ static int stage_multi(int k, double t, crtrig_dtype fmt, int start_bits, crtrig
     for (bits = start_bits; bits <= PI_MULTI_MAX_BITS; bits *= 2) {
         uint32_t *T, *pi, *a, *y, *err, *lo, *hi;
         uint64_t e_pi, e_sc;
-        int shift = exponent - 53 + bits;
+        int shift;
         double magnitude;
         if (mpfix_ctx_set_precision(ctx, bits) != 0)
             return CRTRIG_EINVAL;  /* cannot happen: the workspace covers the cap */
+        shift = exponent - 53 + 32 * (ctx->n - 1);  /* F: bits rounded up to whole limbs */
         T = mpfix_user(ctx, 0);
         pi = mpfix_user(ctx, 1);
         a = mpfix_user(ctx, 2);
@@ -294,7 +300,7 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
             bits |= (uint64_t)1 << 51;
         } else {
             bits = (uint64_t)0x7ff8 << 48;
-            task->saw_infinity = 1;
+            task->raise_flags |= CRTRIG_FLAG_INVALID;
         }
         memcpy(result, &bits, sizeof bits);
         count_stage(task, -1);
@@ -321,7 +327,7 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
         count_stage(task, -1);
         return CRTRIG_OK;
     }
-    k = reduce_pi(use_cos, ax, &t);
+    k = crtrig_trigpi_reduce(use_cos, ax, &t);
     if (t == 0.0) {  /* x a multiple of 1/2: 0 or +-1 exactly; a zero is +0 */
         v = (k & 1) ? ((k & 2) ? -1.0 : 1.0) : 0.0;
         *result = negate ? -v : v;
@@ -330,7 +336,7 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
     }
     if (first_stage < CRTRIG_STAGE_MULTI) {
         if (fmt == CRTRIG_FLOAT64 && !use_cos && ax < 0x1p-60) {
-            if (stage_tiny(ax, &v)) {  /* a double-double evaluation: counted as such */
+            if (crtrig_trigpi_tiny(ax, &v)) {  /* a double-double evaluation: counted as such */
                 count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 goto done;
             }

@@ -13,4 +13,12 @@
 int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                         crtrig_trig_task *task, double *result);
 
+/* The exact reduction of 0 < ax < 2^52 (trigpi.c): ax = 2q + n/2 + t exactly with
+ * |t| <= 1/4; returns k = n (+1 if use_cos) mod 4 and sets *t. */
+int crtrig_trigpi_reduce(int use_cos, double ax, double *t);
+
+/* RN(pi ax) into float64 for 0 < ax < 2^-60 (the value of sin(pi ax) and of
+ * tan(pi ax) there, bound derived in trigpi.c): 1 and *result when decided. */
+int crtrig_trigpi_tiny(double ax, double *result);
+
 #endif

@@ -5,7 +5,7 @@ with ties to even, into the output type.
 """
 from ._version import __version__
 from ._windows import hann_window, hamming_window, blackman_window
-from ._core import sin, cos, sinpi, cospi
+from ._core import sin, cos, sinpi, cospi, tan, tanpi
 from ._config import show_config, simd_target, simd_targets
 from ._threads import set_num_threads, get_num_threads
 from . import windows  # scipy.signal.windows' interface (crtrig.windows.hann, ...)
@@ -19,13 +19,13 @@ from . import _integrations  # ml_dtypes' bfloat16, pint and astropy, when they 
 # load as crtrig.sin and crtrig.cos.  numpy 1.x ufuncs have no settable
 # __module__: there pickle searches sys.modules for the name, and finds it
 # here too, through the same __getattr__.
-for _ufunc in (sin, cos, sinpi, cospi):
+for _ufunc in (sin, cos, sinpi, cospi, tan, tanpi):
     try:
         _ufunc.__module__ = __name__
     except (AttributeError, TypeError):
         pass
 del _ufunc
-_BY_UFUNC_NAME = {u.__name__: u for u in (sin, cos, sinpi, cospi)}
+_BY_UFUNC_NAME = {u.__name__: u for u in (sin, cos, sinpi, cospi, tan, tanpi)}
 
 
 def __getattr__(name):
@@ -36,6 +36,6 @@ def __getattr__(name):
     except KeyError:
         raise AttributeError(f"module 'crtrig' has no attribute {name!r}") from None
 
-__all__ = ["__version__", "sin", "cos", "sinpi", "cospi", "hann_window", "hamming_window", "blackman_window",
+__all__ = ["__version__", "sin", "cos", "sinpi", "cospi", "tan", "tanpi", "hann_window", "hamming_window", "blackman_window",
            "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads",
            "windows"]

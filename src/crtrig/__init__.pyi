@@ -5,7 +5,7 @@ default, NDArray[np.float64] for np.float64 / np.dtype(np.float64) / "float64"
 / "f8" ..., and so on for each of the 12 output types; `out=` gives back the
 array passed (its own type).  bfloat16 and other NumPy scalar types give
 NDArray[np.generic]; other spellings ("BFloat16", "l", the builtin float, ...)
-NDArray[Any].  `sin`, `cos`, `sinpi` and `cospi` are numpy ufuncs,
+NDArray[Any].  `sin`, `cos`, `sinpi`, `cospi`, `tan` and `tanpi` are numpy ufuncs,
 whose calls numpy types as Any.  tests/typing/check_api.py uses all of it under
 mypy --strict (tests/test_typing.py).
 """
@@ -17,7 +17,7 @@ from numpy.typing import DTypeLike, NDArray
 
 from . import windows as windows
 
-__all__ = ["__version__", "sin", "cos", "sinpi", "cospi", "hann_window", "hamming_window", "blackman_window",
+__all__ = ["__version__", "sin", "cos", "sinpi", "cospi", "tan", "tanpi", "hann_window", "hamming_window", "blackman_window",
            "simd_targets", "simd_target", "show_config", "set_num_threads", "get_num_threads",
            "windows"]
 
@@ -29,6 +29,8 @@ sin: np.ufunc
 cos: np.ufunc
 sinpi: np.ufunc
 cospi: np.ufunc
+tan: np.ufunc
+tanpi: np.ufunc
 
 def simd_targets() -> tuple[str, ...]: ...
 def simd_target() -> str: ...

@@ -170,6 +170,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
     long crtrig_test_fail_allocation(long k)
     int crtrig_test_table16_built(int func, int dtype)
     int crtrig_trig_dd_value(int func, double x, double *hi, double *lo, double *bound)
+    int crtrig_tan_dd_value(int func, double x, double *hi, double *lo, double *bound)
     int crtrig_trig_values_raw(int func, int dtype, const double *x, size_t count,
                                const crtrig_eval_options *opt, crtrig_stage_counts *counts,
                                double *result, signed char *stages) nogil
@@ -819,10 +820,10 @@ cdef enum:
     DTYPE_FLOAT64 = 3
 
 ctypedef struct TrigLoop:
-    int func            # crtrig_trig_func: 0 sin, 1 cos, 2 sinpi, 3 cospi
+    int func            # crtrig_trig_func: 0 sin, 1 cos, 2 sinpi, 3 cospi, 4 tan, 5 tanpi
     int dtype           # crtrig_dtype of input and output
     int record_gil      # test hook (only the probe ufunc sets it)
-    int selfcheck_pass  # the self-check pass of (func, dtype), -1 if none (sinpi/cospi 16-bit)
+    int selfcheck_pass  # the self-check pass of (func, dtype), -1 if none (sinpi/cospi 16-bit, tan, tanpi)
     int gil_was_held    # written by the loop when record_gil is set
 
 
@@ -852,8 +853,8 @@ cdef void _set_loop_error(int rc) noexcept:
 # e, f, d, so numpy's type resolution picks the smallest safe one, as np.sin does:
 # Python floats, lists, int32 and int64 go to float64, int16 to float32, int8,
 # uint8 and bool to float16.
-cdef TrigLoop loops[5][4]        # [sin, cos, probe sin, sinpi, cospi][float16, float32, float64, bfloat16]
-cdef void *loop_data[5][3]
+cdef TrigLoop loops[7][4]        # [sin, cos, probe sin, sinpi, cospi, tan, tanpi][float16, float32, float64, bfloat16]
+cdef void *loop_data[7][3]
 cdef PyUFuncGenericFunction loop_funcs[3]
 cdef char loop_types[6]
 cdef int bfloat16_types[2]
@@ -952,6 +953,76 @@ _TRIGPI_DOC = ("{Name} of pi times x, element-wise, correctly rounded (IEEE 754-
                "    The multi-precision workspace cannot be allocated.\n\n"
                "Examples\n--------\n"
                "{examples}")
+_TAN_DOC = ("Tangent, element-wise, correctly rounded (ONNX Tan-22).\n\n"
+            "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
+            "the exact tangent rounded once to nearest-even into the input's type, for every\n"
+            "input (subnormals, huge arguments with the exact range reduction of crtrig.sin,\n"
+            "-0.0 kept).  No double is a pole.  float16's one overflow, tan(+-177.5) =\n"
+            "+-66347.4, gives +-inf with numpy's 'overflow' warning, as np.tan does.\n"
+            "Python floats, lists of floats and int32/int64 arrays are computed in float64\n"
+            "(int16 in float32, int8, uint8 and bool in float16), as for crtrig.sin.\n"
+            "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n\n"
+            "Parameters\n----------\n"
+            "x : array_like\n"
+            "    Angles in radians: float16, bfloat16, float32 or float64.\n"
+            "out : ndarray, None, or tuple of ndarray and None, optional\n"
+            "    Where to put the result, as for any ufunc; any overlap with `x` gives\n"
+            "    what a copy of `x` would.\n"
+            "where : array_like, optional\n"
+            "    Compute only where True, as for any ufunc.\n"
+            "**kwargs\n"
+            "    The other ufunc keywords (`dtype`, `signature`, `casting`, `order`).\n\n"
+            "Returns\n-------\n"
+            "y : ndarray or scalar\n"
+            "    The correctly rounded tangent of each element, in the input's type.\n\n"
+            "Raises\n------\n"
+            "TypeError\n"
+            "    `x` has a type with no loop (complex, longdouble, object, strings).\n"
+            "FloatingPointError\n"
+            "    An input is +-inf under ``np.errstate(invalid='raise')``, or a float16\n"
+            "    result overflows under ``np.errstate(over='raise')`` (else numpy's\n"
+            "    RuntimeWarning).\n"
+            "MemoryError\n"
+            "    The multi-precision workspace cannot be allocated.\n\n"
+            "Examples\n--------\n"
+            ">>> import numpy as np, crtrig\n"
+            ">>> print(crtrig.tan(np.float32([0.5, 1.5, 1e30])))\n"
+            "[ 0.5463025 14.10142    1.2935861]\n").encode()
+_TANPI_DOC = ("Tangent of pi times x, element-wise, correctly rounded (IEEE 754-2019 tanPi).\n\n"
+              "For float16, bfloat16 (ml_dtypes), float32 and float64 inputs, each result is\n"
+              "the exact tan(pi x) rounded once to nearest-even into the input's type, for\n"
+              "every input: x mod 1 is taken exactly.  Special values as IEEE 754-2019 9.2.1:\n"
+              "tanpi(+-0) = +-0; tanpi(n) = +0 for positive even and negative odd integers n,\n"
+              "-0 for positive odd and negative even n; tanpi(n + 1/2) = +inf for even n,\n"
+              "-inf for odd n, with numpy's 'divide by zero' warning; tanpi(n +- 1/4) = +-1.\n"
+              "Python floats, lists of floats and int32/int64 arrays are computed in float64\n"
+              "(int16 in float32, int8, uint8 and bool in float16), as for crtrig.sin.\n"
+              "+-inf gives NaN with numpy's 'invalid value' warning; NaN gives NaN silently.\n\n"
+              "Parameters\n----------\n"
+              "x : array_like\n"
+              "    Half-turns (x = 1 is pi radians): float16, bfloat16, float32 or float64.\n"
+              "out : ndarray, None, or tuple of ndarray and None, optional\n"
+              "    Where to put the result, as for any ufunc; any overlap with `x` gives\n"
+              "    what a copy of `x` would.\n"
+              "where : array_like, optional\n"
+              "    Compute only where True, as for any ufunc.\n"
+              "**kwargs\n"
+              "    The other ufunc keywords (`dtype`, `signature`, `casting`, `order`).\n\n"
+              "Returns\n-------\n"
+              "y : ndarray or scalar\n"
+              "    The correctly rounded tan(pi x) of each element, in the input's type.\n\n"
+              "Raises\n------\n"
+              "TypeError\n"
+              "    `x` has a type with no loop (complex, longdouble, object, strings).\n"
+              "FloatingPointError\n"
+              "    An input is +-inf under ``np.errstate(invalid='raise')``, or a pole\n"
+              "    under ``np.errstate(divide='raise')`` (else numpy's RuntimeWarning).\n"
+              "MemoryError\n"
+              "    The multi-precision workspace cannot be allocated.\n\n"
+              "Examples\n--------\n"
+              ">>> import numpy as np, crtrig\n"
+              ">>> print(crtrig.tanpi(np.array([0.25, -0.75, 1.0, -1.0, 1e6 + 1 / 6])))\n"
+              "[ 1.          1.         -0.          0.          0.57735027]\n").encode()
 _SINPI_DOC = _TRIGPI_DOC.format(Name="Sine", Op="sinPi", name="sinpi", lower="sin", big="0",
                                 special="sinpi(+n) = +0, sinpi(-n) = -0 for integers n", examples=(
     ">>> import numpy as np, crtrig\n"
@@ -974,7 +1045,7 @@ cdef object _make_trig_ufunc(int which, int func, bytes name, bytes doc):
         loops[which][i].dtype = dtype
         loops[which][i].record_gil = which == 2
         loops[which][i].selfcheck_pass = (4 * func + dtype if func < 2 else
-                                          -1 if dtype < 2 else 12 + 2 * (func - 2) + dtype - 2)
+                                          -1 if dtype < 2 or func > 3 else 12 + 2 * (func - 2) + dtype - 2)
         loops[which][i].gil_was_held = -1
     for i in range(3):
         loop_data[which][i] = &loops[which][i]
@@ -995,7 +1066,7 @@ def _register_bfloat16_loops(bfloat16):
     cdef int number = bfloat16.num
     bfloat16_types[0] = number
     bfloat16_types[1] = number
-    for which, ufunc in enumerate((sin, cos, _gil_probe_sin, sinpi, cospi)):
+    for which, ufunc in enumerate((sin, cos, _gil_probe_sin, sinpi, cospi, tan, tanpi)):
         if PyUFunc_RegisterLoopForType(ufunc, number, <PyUFuncGenericFunction>trig_loop,
                                        bfloat16_types, &loops[which][3]) < 0:
             raise RuntimeError("crtrig: numpy refused the bfloat16 loops")
@@ -1022,6 +1093,8 @@ cos = _make_trig_ufunc(1, 1, b"crtrig_cos", _COS_DOC)
 _gil_probe_sin = _make_trig_ufunc(2, 0, b"_gil_probe_sin", b"Test hook: sin that records PyGILState_Check().")
 sinpi = _make_trig_ufunc(3, 2, b"crtrig_sinpi", _SINPI_DOC)
 cospi = _make_trig_ufunc(4, 3, b"crtrig_cospi", _COSPI_DOC)
+tan = _make_trig_ufunc(5, 4, b"crtrig_tan", _TAN_DOC)
+tanpi = _make_trig_ufunc(6, 5, b"crtrig_tanpi", _TANPI_DOC)
 
 
 def gil_probe_result():
@@ -1038,8 +1111,9 @@ MULTI_MAX_START_BITS = 1 << 14
 
 
 def _check_trig_hook(int func, int dtype_code, int first_stage, int multi_start_bits):
-    if func not in (0, 1, 2, 3):
-        raise ValueError(f"func must be 0 (sin), 1 (cos), 2 (sinpi) or 3 (cospi), not {func}")
+    if func not in (0, 1, 2, 3, 4, 5):
+        raise ValueError(f"func must be 0 (sin), 1 (cos), 2 (sinpi), 3 (cospi), 4 (tan) or "
+                         f"5 (tanpi), not {func}")
     if not 0 <= dtype_code <= 3:
         raise ValueError(f"dtype_code must be 0 (float16), 1 (bfloat16), 2 (float32) or "
                          f"3 (float64), not {dtype_code}")
@@ -1304,6 +1378,17 @@ def trig_elements(int func, int dtype_code, cnp.ndarray x, int first_stage=0, in
         raise RuntimeError(f"this platform ({FPENV_METHOD}) cannot set the default environment")
     _check(call_rc)
     return values, stages, _counts_dict(&counts), set(_state_dict(&after)["flags"])
+
+
+def tan_dd_value(int func, double x):
+    """Test hook: (hi, lo, bound) of the double-double stage's unrounded tan (func 4)
+    or tanpi (5) of x and its proven bound |hi + lo - f(x)| <= bound (tan: finite
+    |x| >= 2**-27; tanpi: 2**-60 <= |x| < 2**52, x not a multiple of 1/4); None
+    elsewhere."""
+    cdef double hi = 0.0, lo = 0.0, bound = 0.0
+    if crtrig_tan_dd_value(func, x, &hi, &lo, &bound) != CRTRIG_OK:
+        return None
+    return hi, lo, bound
 
 
 def trig_dd_value(int func, double x):

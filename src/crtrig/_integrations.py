@@ -4,7 +4,7 @@
   ml_dtypes' import finishes (or at ``import crtrig`` if it came first), so
   either import order works and ``import crtrig`` never loads ml_dtypes.
 - pint: pint dispatches a ufunc by its ``__name__`` to its own table of numpy
-  functions.  crtrig's ufuncs are named ``crtrig_sin``/``crtrig_cos``, which
+  functions.  crtrig's ufuncs are named ``crtrig_sin``/``crtrig_cos``/``crtrig_tan``, which
   that table lacks (pint then returns NotImplemented and numpy raises a
   TypeError naming the ufunc); this adds entries that convert the angle to
   radians, run crtrig's ufunc on the magnitude and return a dimensionless
@@ -12,8 +12,9 @@
 - threadpoolctl (3.5 or later): a controller for crtrig's thread pool, so
   ``threadpool_info()`` lists it and ``threadpool_limits(n)`` limits it.
 - astropy: astropy.units keys its ufunc helpers by the ufunc object; this adds
-  crtrig's ufuncs with astropy's own helper for np.sin and np.cos (radians in,
-  dimensionless out), so astropy converts the units and calls crtrig's ufunc.
+  crtrig's sin, cos and tan with astropy's own helper for np.sin, np.cos and
+  np.tan (radians in, dimensionless out), so astropy converts the units and
+  calls crtrig's ufunc.
 
 Any other container (pandas, xarray, dask, np.ma) calls the ufunc it is given.
 """
@@ -24,7 +25,7 @@ import threading
 from . import _core
 from ._post_import import when_imported
 
-_UFUNCS = (_core.sin, _core.cos)
+_UFUNCS = (_core.sin, _core.cos, _core.tan)  # radians in, dimensionless out
 _bfloat16_lock = threading.Lock()
 
 

@@ -69,7 +69,7 @@ MAX_MARGIN_LOG2 = VERIFY_F32_MAX_MARGIN_LOG2
 DEFAULT_MARGIN_LOG2 = 56
 
 #: crtrig_trig_func codes.
-FUNCS = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3}
+FUNCS = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3, "tan": 4, "tanpi": 5}
 
 _STATUS_MESSAGES = {
     VERIFY_F32_NO_X87_LONG_DOUBLE:
@@ -127,9 +127,9 @@ cdef int _check(int status) except -1:
 cdef int _func_code(func) except -1:
     if func in FUNCS:
         return FUNCS[func]
-    if func in (0, 1, 2, 3):
+    if func in (0, 1, 2, 3, 4, 5):
         return func
-    raise ValueError("func must be 'sin', 'cos', 'sinpi' or 'cospi', got %r" % (func,))
+    raise ValueError("func must be 'sin', 'cos', 'sinpi', 'cospi', 'tan' or 'tanpi', got %r" % (func,))
 
 
 cdef class _Tally:

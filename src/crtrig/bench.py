@@ -107,6 +107,11 @@ TRIGPI_DTYPES = ("float32", "float64")
 TRIGPI_INPUT_SETS = ("[-1, 1]", "[-1e5, 1e5]")
 #: The crtrig.sin/cos column of the sinpi/cospi rows.
 CRTRIG_SIN_COLUMN = "crtrig.sin/cos"
+#: tan and tanpi: crtrig's next to np.tan(x) and torch.tan (tanpi: np.tan(np.pi * x),
+#: the expression users write today), per input set.
+TAN_FUNCTIONS = ("tan", "tanpi")
+TAN_DTYPES = ("float32", "float64")
+TAN_INPUT_SETS = {"tan": ("[-π, π]", "[-1e5, 1e5]"), "tanpi": ("[-1, 1]", "[-1e5, 1e5]")}
 
 CHECK_ELEMENTS = 256
 SEED = 2026
@@ -791,6 +796,8 @@ def contender_columns(peers: Peers, threads: Threads, section: str) -> list[str]
         return ["crtrig"] + (["numpy"] if "numpy" in peers.versions else [])
     if section == "sinpi/cospi":
         return names + [CRTRIG_SIN_COLUMN] + [name for name in peers.versions if name in ("numpy", "torch")]
+    if section == "tan/tanpi":
+        return names + [name for name in peers.versions if name in ("numpy", "torch")]
     for name in peers.versions:
         if name == "scipy" and section == "sin/cos":
             continue  # no sin/cos of its own
@@ -845,6 +852,13 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
          ["x: uniform in [-1, 1] or [-1e5, 1e5], in the dtype of the row. crtrig.sin/cos: "
           "crtrig's sin (cos) of the same array, one thread; numpy, torch: sin(pi x) as users "
           "write it (pi and the product rounded: a different, inexact value)."]),
+        ("tan/tanpi", f"### tan and tanpi, {settings.trig_size:,} elements per call",
+         ["function", "dtype", "input"],
+         ["x: uniform in [-π, π] or [-1e5, 1e5] (tan), [-1, 1] or [-1e5, 1e5] (tanpi), in the "
+          "dtype of the row. numpy, torch: tan(x); for tanpi tan(pi x) as users write it (pi and "
+          "the product rounded: a different, inexact value). crtrig's tan and tanpi have no SIMD "
+          "first pass yet (every element through the scalar stages: double for float32, "
+          "double-double for float64)."]),
         ("windows", "### Windows, periodic", ["window", "dtype", "N"],
          ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
           "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
@@ -963,7 +977,7 @@ def figure(data: dict):
     each panel's legend to the right of its axes (never over a bar)."""
     from matplotlib.figure import Figure
 
-    sections = [s for s in ("sin/cos", "sinpi/cospi", "windows", "store limit")
+    sections = [s for s in ("sin/cos", "sinpi/cospi", "tan/tanpi", "windows", "store limit")
                 if any(r["section"] == s for r in data["rows"])]
     heights = [sum(1 for r in data["rows"] if r["section"] == s) for s in sections]
     fig = Figure(figsize=(12, 1.5 + 0.32 * sum(heights) + 1.2 * len(sections)), layout="constrained")
@@ -983,7 +997,7 @@ def figure(data: dict):
                     series.append(name)
         labels = []
         for r in rows:
-            if section in ("sin/cos", "sinpi/cospi"):
+            if section in ("sin/cos", "sinpi/cospi", "tan/tanpi"):
                 labels.append(f"{r['function']} {r['dtype']} {r['input']}")
             elif section == "windows":
                 labels.append(f"{r['window']} {r['dtype']} N={r['N']:,}")
@@ -1077,6 +1091,36 @@ def trigpi_row(func, dtype, label, x, peers: Peers, threads: Threads):
     return row, contenders, check
 
 
+def tan_row(func, dtype, label, x, peers: Peers, threads: Threads):
+    """tan/tanpi: crtrig's, and numpy's and torch's tan(x) (tanpi: tan(pi x) as users
+    write it, pi and the product rounded: not the same values)."""
+    row = Row("tan/tanpi", {"function": func, "dtype": dtype, "input": label}, x.size)
+    contenders = _crtrig_contenders(f"crtrig.{func}(x)", lambda: {"crtrig": crtrig, "x": x}, threads)
+    scaled = func == "tanpi"
+    for name, module in peers.modules.items():
+        if name == "numpy":
+            contenders.append(_contender(name, "np.tan(np.pi * x)" if scaled else "np.tan(x)",
+                                         {"np": np, "x": x}))
+        elif name == "torch":
+            inner = "torch.pi * torch.from_numpy(x)" if scaled else "torch.from_numpy(x)"
+            contenders.append(_contender(name, f"torch.tan({inner}).numpy()", {"torch": module, "x": x}))
+
+    def check(result):
+        index = check_indices(x.size)
+        want = np.array([reference.tan_bits(func, v, dtype) for v in x[index].astype(np.float64).tolist()],
+                        dtype=_UNSIGNED[x.dtype.itemsize]).view(x.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{func}({x[index][i]!r})")
+
+    return row, contenders, check
+
+
+def tan_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    dt = _np_dtype(dtype)
+    return {"[-π, π]": rng.uniform(-math.pi, math.pi, size).astype(dt),
+            "[-1, 1]": rng.uniform(-1.0, 1.0, size).astype(dt),
+            "[-1e5, 1e5]": rng.uniform(-1e5, 1e5, size).astype(dt)}
+
+
 def trigpi_inputs(dtype: str, size: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
     dt = _np_dtype(dtype)
     return {"[-1, 1]": rng.uniform(-1.0, 1.0, size).astype(dt),
@@ -1113,6 +1157,19 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for func in TRIGPI_FUNCTIONS:
                 plan.append((f"{func} {dtype} {label}",
                              lambda func=func, dtype=dtype, label=label: make_trigpi(func, dtype, label)))
+    tan_sets = {}
+
+    def make_tan(func, dtype, label):
+        if dtype not in tan_sets:
+            tan_sets.clear()
+            tan_sets[dtype] = tan_inputs(dtype, settings.trig_size, rng)
+        return tan_row(func, dtype, label, tan_sets[dtype][label], peers, threads)
+
+    for dtype in TAN_DTYPES:
+        for func in TAN_FUNCTIONS:
+            for label in TAN_INPUT_SETS[func]:
+                plan.append((f"{func} {dtype} {label}",
+                             lambda func=func, dtype=dtype, label=label: make_tan(func, dtype, label)))
     for size in settings.window_sizes:
         for dtype in WINDOW_DTYPES:
             for kind in WINDOW_KINDS:

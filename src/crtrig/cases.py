@@ -12,7 +12,7 @@ number of cases), and exits.
 
 Supported ops: ai.onnx.HannWindow, ai.onnx.HammingWindow,
 ai.onnx.BlackmanWindow (input: the size; attributes periodic and
-output_datatype) and the element-wise ai.onnx.Sin and ai.onnx.Cos (one input
+output_datatype) and the element-wise ai.onnx.Sin, ai.onnx.Cos and ai.onnx.Tan (one input
 of any shape, float16 / bfloat16 / float32 / float64; the output has the
 input's dtype and shape).
 
@@ -498,14 +498,25 @@ def _elementwise_exact_points(case: Case, output_index: int) -> list[int]:
     return sorted({p for p in (0, 1, count - 2, count - 1) if 0 <= p < count})
 
 
+def _tan_reference(x: np.ndarray) -> np.ndarray:
+    """crtrig.reference.tan_bits over an array, as reference.trig does for sin/cos."""
+    f = reference.FLOAT_FORMATS[reference.format_name(x.dtype)]
+    with np.errstate(invalid="ignore"):  # signalling NaN patterns
+        values = x.astype(np.float64).reshape(-1).tolist()
+    return np.array([reference.tan_bits("tan", v, f.name) for v in values],
+                    dtype=f.bits_dtype).view(f.dtype).reshape(x.shape)
+
+
 def _trig_op(onnx_name: str, func: str) -> OpSpec:
     def call(fn: Callable, case: Case) -> list:
-        # inf -> NaN raises numpy's "invalid" warning; that is expected here.
-        with np.errstate(invalid="ignore"):
+        # inf -> NaN raises numpy's "invalid" warning; that is expected here (and
+        # float16 tan(177.5)'s overflow).
+        with np.errstate(invalid="ignore", over="ignore"):
             return [fn(case.inputs[0])]
 
     def reference_at(case: Case, output_index: int, indices: np.ndarray) -> np.ndarray:
-        return reference.trig(func, case.inputs[0].reshape(-1)[indices])
+        x = case.inputs[0].reshape(-1)[indices]
+        return _tan_reference(x) if func == "tan" else reference.trig(func, x)
 
     return OpSpec(
         name=onnx_name,
@@ -528,6 +539,7 @@ OPS: dict[str, OpSpec] = {
     "ai.onnx.BlackmanWindow": _window_op("ai.onnx.BlackmanWindow", "blackman"),
     "ai.onnx.Sin": _trig_op("ai.onnx.Sin", "sin"),
     "ai.onnx.Cos": _trig_op("ai.onnx.Cos", "cos"),
+    "ai.onnx.Tan": _trig_op("ai.onnx.Tan", "tan"),
 }
 
 

@@ -64,7 +64,10 @@ TRIG_FUNCTIONS = ("sin", "cos")
 PI_FUNCTIONS = ("sinpi", "cospi")
 #: The peers with a sinpi/cospi row (the ONNX ones have no such operator).
 PI_PEERS = ("crtrig", "numpy", "torch")
-OPS = WINDOW_KINDS + TRIG_FUNCTIONS + PI_FUNCTIONS
+#: tan and tanpi (numpy and torch: tan(pi * x) for tanpi, as users write it; the ONNX
+#: peers have Tan only).
+TAN_FUNCTIONS = ("tan", "tanpi")
+OPS = WINDOW_KINDS + TRIG_FUNCTIONS + PI_FUNCTIONS + TAN_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 DEFAULT_SIZES = (10, 257, 1000, 4097, 100001)
@@ -210,7 +213,7 @@ def numpy_peer(threads: int = 1) -> Peer:
         return _cast_from_float64(base, dtype)
 
     def trig(func, dtype):
-        if func in PI_FUNCTIONS:  # what users write: pi and the product rounded
+        if func in PI_FUNCTIONS or func == "tanpi":  # what users write: pi and the product rounded
             f = getattr(np, func[:3])
             return lambda x: f(np.pi * x)
         return getattr(np, func)
@@ -218,7 +221,7 @@ def numpy_peer(threads: int = 1) -> Peer:
     return Peer("numpy", np.__version__, "0.54/0.46",
                 "windows in float64 only, other dtypes by astype; periodic size M is "
                 "np.hanning(M + 1)[:-1]; bfloat16 sin/cos are ml_dtypes' loops; sinpi is "
-                "np.sin(np.pi * x)", window, trig)
+                "np.sin(np.pi * x), tanpi np.tan(np.pi * x)", window, trig)
 
 
 def scipy_peer(threads: int = 1) -> Peer:
@@ -265,7 +268,7 @@ def torch_peer(threads: int = 1) -> Peer:
         return lambda n: to_numpy(f(n, periodic=periodic, dtype=dt))
 
     def trig(func, dtype):
-        if func in PI_FUNCTIONS:  # torch.sin(torch.pi * x), as users write it
+        if func in PI_FUNCTIONS or func == "tanpi":  # torch.sin(torch.pi * x), as users write it
             f = getattr(torch, func[:3])
             return lambda x: to_numpy(f(torch.pi * from_numpy(x)))
         f = getattr(torch, func)
@@ -344,7 +347,7 @@ def onnxruntime_peer(threads: int = 1) -> Peer:
         return lambda n: back(s.run(None, {"size": np.array(n, dtype=np.int64)})[0], dtype)
 
     def trig(func, dtype):
-        if func in PI_FUNCTIONS:
+        if func in PI_FUNCTIONS or func == "tanpi":
             raise Unsupported(f"ONNX has no {func} operator")
         via_float = dtype == "bfloat16"
         s = session(_trig_model(func, dtype, via_float))
@@ -371,7 +374,7 @@ def onnx_reference_peer(threads: int = 1) -> Peer:
         return lambda n: to_ml_bfloat16(evaluator.run(None, {"size": np.array(n, dtype=np.int64)})[0])
 
     def trig(func, dtype):
-        if func in PI_FUNCTIONS:
+        if func in PI_FUNCTIONS or func == "tanpi":
             raise Unsupported(f"ONNX has no {func} operator")
         evaluator = ReferenceEvaluator(_trig_model(func, dtype, via_float=False))
         return lambda x: to_ml_bfloat16(evaluator.run(None, {"x": x})[0])
@@ -508,12 +511,13 @@ class Oracle:
 
     @staticmethod
     def trig(func: str, x: np.ndarray) -> np.ndarray:
-        if func in PI_FUNCTIONS:
+        if func in PI_FUNCTIONS or func in TAN_FUNCTIONS:
+            bits_of = reference.tan_bits if func in TAN_FUNCTIONS else reference.trigpi_bits
             x = np.asarray(x)
             fmt = reference.format_name(x.dtype)
             width = x.dtype.itemsize
             values = x.astype(np.float64).reshape(-1).tolist()
-            bits = [reference.trigpi_bits(func, v, fmt) for v in values]
+            bits = [bits_of(func, v, fmt) for v in values]
             return np.array(bits, dtype=_UNSIGNED[width]).view(x.dtype).reshape(x.shape)
         return reference.trig(func, x)
 
@@ -665,6 +669,7 @@ def report(args) -> str:
     kinds = [op for op in args.ops if op in WINDOW_KINDS]
     functions = [op for op in args.ops if op in TRIG_FUNCTIONS]
     pi_functions = [op for op in args.ops if op in PI_FUNCTIONS]
+    tan_functions = [op for op in args.ops if op in TAN_FUNCTIONS]
     peers, skipped = load_peers(args.peers)
     peers = [crtrig_peer()] + peers
     oracle = Oracle()
@@ -722,6 +727,18 @@ def report(args) -> str:
         header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
         lines += ["", "### sinpi and cospi", "",
                   "numpy and torch: sin(pi * x) (cos), the expression users write.", "",
+                  markdown_table(header, rows)]
+
+    if tan_functions:
+        input_sets = trig_input_sets(args.dtypes, args.samples, args.seed)
+        scores = score_trig(peers, oracle, tan_functions, input_sets, notes)
+        rows = [[peer.name, func] + [scores[(peer.name, func, i)].cell() for i in range(len(input_sets))]
+                for peer in peers if peer.trig is not None for func in tan_functions
+                if func == "tan" or peer.name in PI_PEERS]
+        header = ["peer", "function"] + [f"{s.dtype}: {s.label}" for s in input_sets]
+        lines += ["", "### tan and tanpi", "",
+                  "numpy and torch: tan(pi * x) for tanpi, the expression users write; the ONNX "
+                  "peers have Tan only.", "",
                   markdown_table(header, rows)]
 
     if notes:

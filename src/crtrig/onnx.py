@@ -6,12 +6,12 @@ This module needs the ``onnx`` package.  ``import crtrig`` does not import it
 
 ``new_ops``
     ``onnx.reference.ReferenceEvaluator(model, new_ops=crtrig.onnx.new_ops)``
-    runs HannWindow-17, HammingWindow-17, BlackmanWindow-17, Sin and Cos with
+    runs HannWindow-17, HammingWindow-17, BlackmanWindow-17, Sin, Cos and Tan with
     crtrig: every float result is the exact value rounded once into the
     output type.  Windows take all 12 ``output_datatype`` codes (bfloat16 in
     the dtype the installed onnx.reference uses for it, bit for bit) and
-    ``periodic``; Sin and Cos take float16, bfloat16, float and double (the
-    types of Sin-7 and Sin-22).
+    ``periodic``; Sin, Cos and Tan take float16, bfloat16, float and double (the
+    types of Sin-7 and Sin-22, Tan-7 and Tan-22).
 
 ``fold_windows(model)``
     Returns a copy of the model in which every window node with a constant
@@ -51,6 +51,7 @@ __all__ = [
     "BlackmanWindow",
     "Sin",
     "Cos",
+    "Tan",
     "DEFAULT_FOLD_MAX_BYTES",
 ]
 
@@ -423,8 +424,43 @@ class Cos(_Trig):
     _ufunc = crtrig.cos
 
 
+class Tan(_Trig):
+    """Tan-7 and Tan-22 through ``crtrig.tan``.
+
+    Parameters
+    ----------
+    onnx_node : onnx.NodeProto
+        The node to run; ``onnx.reference.ReferenceEvaluator`` constructs the
+        operator when it is passed in ``new_ops``.
+    run_params : dict
+        The evaluator's run parameters.
+
+    Raises
+    ------
+    TypeError
+        At run time: an input that is not a float16, bfloat16, float or double
+        tensor; the message names the node.
+
+    Examples
+    --------
+    >>> import numpy as np, crtrig.onnx
+    >>> from onnx import TensorProto, helper
+    >>> from onnx.reference import ReferenceEvaluator
+    >>> node = helper.make_node("Tan", ["x"], ["y"])
+    >>> graph = helper.make_graph(
+    ...     [node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+    ...     [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    >>> model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)])
+    >>> session = ReferenceEvaluator(model, new_ops=[crtrig.onnx.Tan])
+    >>> print(session.run(None, {"x": np.float32([0.5, 1e30])})[0])
+    [0.5463025 1.2935861]
+    """
+
+    _ufunc = crtrig.tan
+
+
 #: ``ReferenceEvaluator(model, new_ops=crtrig.onnx.new_ops)``
-new_ops: list[type[OpRun]] = [HannWindow, HammingWindow, BlackmanWindow, Sin, Cos]
+new_ops: list[type[OpRun]] = [HannWindow, HammingWindow, BlackmanWindow, Sin, Cos, Tan]
 
 
 # ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from onnx.onnx_ml_pb2 import ModelProto
 from onnx.reference.op_run import OpRun
 
 __all__ = ["new_ops", "fold_windows", "HannWindow", "HammingWindow", "BlackmanWindow", "Sin", "Cos",
-           "DEFAULT_FOLD_MAX_BYTES"]
+           "Tan", "DEFAULT_FOLD_MAX_BYTES"]
 
 # The operators (OpRun subclasses, for ReferenceEvaluator(..., new_ops=new_ops)).
 class _Window(OpRun):
@@ -24,6 +24,7 @@ class _Trig(OpRun):
 
 class Sin(_Trig): ...
 class Cos(_Trig): ...
+class Tan(_Trig): ...
 
 new_ops: list[type[OpRun]]
 DEFAULT_FOLD_MAX_BYTES: int

@@ -77,6 +77,8 @@ __all__ = [
     "TRIG_FUNCTIONS",
     "TRIGPI_FUNCTIONS",
     "trigpi_bits",
+    "TAN_FUNCTIONS",
+    "tan_bits",
     "COEFFICIENTS",
     "FLOAT_FORMATS",
     "INTEGER_FORMATS",
@@ -1490,6 +1492,124 @@ def trigpi_bits(func: str, x, fmt) -> int:
         low_bits = round_rational(lower, scale, f)
         if low_bits == round_rational(upper, scale, f):
             return low_bits
+        bits *= 2
+        if bits > _TRIG_MAX_BITS:  # pragma: no cover - would mean a bug
+            raise ArithmeticError(f"{func}({value!r}): no convergence")
+
+
+#: The functions of :func:`tan_bits`.
+TAN_FUNCTIONS = ("tan", "tanpi")
+
+
+def _quotient_bounds(odd: bool, s_lo: int, s_hi: int, c_lo: int, c_hi: int):
+    """Rational bounds (as (num, den) pairs) of s/c (odd False) or -c/s (odd True)
+    for every s in [s_lo, s_hi], c in [c_lo, c_hi] (c > 0 required, and for odd s
+    of one sign); None when the enclosure is too wide for that."""
+    if c_lo <= 0:
+        return None
+    if not odd:
+        if s_lo >= 0:
+            return (s_lo, c_hi), (s_hi, c_lo)
+        if s_hi <= 0:
+            return (s_lo, c_lo), (s_hi, c_hi)
+        return (s_lo, c_lo), (s_hi, c_lo)
+    if s_lo > 0:  # c/s in [c_lo/s_hi, c_hi/s_lo], negated
+        return (-c_hi, s_lo), (-c_lo, s_hi)
+    if s_hi < 0:  # c/s in [c_hi/s_hi, c_lo/s_lo], negated
+        return (-c_lo, s_lo), (-c_hi, s_hi)
+    return None
+
+
+def tan_bits(func: str, x, fmt) -> int:
+    """Bit pattern of ``func(x)`` ("tan": tan(x), "tanpi": tan(pi x)) correctly
+    rounded into ``fmt``, with IEEE 754-2019 9.2.1's special values for tanpi.
+
+    Both from the fixed-point kernels of :func:`trig_bits` and
+    :func:`trigpi_bits`: the reduced argument's enclosure gives enclosures of its
+    sine and cosine, and their quotient's (sin/cos, or -cos/sin in odd
+    quadrants) ends are rounded exactly; the precision doubles until they agree.
+    Special values: tan(+-0) = +-0, tanpi(+-0) = +-0, tanpi(n) = +0 for positive
+    even and negative odd integers n and -0 for positive odd and negative even n,
+    tanpi(n + 1/2) = +inf for even n and -inf for odd n, tanpi(n +- 1/4) = +-1;
+    infinities and NaN give the canonical quiet NaN; results beyond the format's
+    range round to infinity (float16 tan(177.5)).
+
+    Parameters
+    ----------
+    func : str
+        "tan" or "tanpi".
+    x : float
+        The input, any float64 value.
+    fmt : str or dtype
+        The output format: "float16", "bfloat16", "float32" or "float64".
+
+    Returns
+    -------
+    int
+        The bit pattern.
+
+    Raises
+    ------
+    ValueError
+        An unknown `func`.
+
+    Examples
+    --------
+    >>> from crtrig import reference
+    >>> hex(reference.tan_bits("tan", 1.0, "float32"))
+    '0x3fc75923'
+    >>> hex(reference.tan_bits("tanpi", -1.5, "float16"))
+    '0x7c00'
+    """
+    if func not in TAN_FUNCTIONS:
+        raise ValueError(f"unknown function {func!r}; expected one of {', '.join(TAN_FUNCTIONS)}")
+    f = _float_format(fmt)
+    value = float(x)
+    if math.isnan(value) or math.isinf(value):
+        return f.nan_bits
+    negative_zero = f.sign_bit
+    if value == 0.0:
+        return negative_zero if math.copysign(1.0, value) < 0 else 0
+    negative_x = value < 0
+    exact = abs(Fraction(value))
+    if func == "tanpi":
+        n = round(2 * exact)
+        t = exact - Fraction(n, 2)
+        odd = n % 2 == 1
+        if t == 0:
+            if odd:  # |x| = (n - 1)/2 + 1/2: +inf for even (n - 1)/2
+                bits = f.inf_bits if ((n - 1) // 2) % 2 == 0 else f.inf_bits | f.sign_bit
+            else:  # the integer n/2: +0 even, -0 odd
+                bits = 0 if (n // 2) % 2 == 0 else negative_zero
+            return bits ^ (f.sign_bit if negative_x else 0)
+        if abs(t) == Fraction(1, 4):
+            one = round_rational(1, 1, f)
+            positive = (t > 0) != odd
+            return one | (0 if positive != negative_x else f.sign_bit)
+        leading_zeros = max(0, -(abs(t).numerator.bit_length() - t.denominator.bit_length()))
+    else:
+        mantissa, denominator = exact.numerator, exact.denominator
+        exponent = 1 - denominator.bit_length()
+        leading_zeros = max(0, -(exponent + mantissa.bit_length()))
+    bits = _TRIG_INITIAL_BITS + leading_zeros
+    while True:
+        if func == "tanpi":
+            lo, hi = _angle_interval(abs(t.numerator), t.denominator, bits)
+            if t < 0:
+                lo, hi = -hi, -lo
+        else:
+            k, lo, hi = _reduce_quarter_turns(mantissa, exponent, bits)
+            odd = k % 2 == 1
+        s_lo, s_hi = _kernel_interval(False, lo, hi, bits)
+        c_lo, c_hi = _kernel_interval(True, lo, hi, bits)
+        bounds = _quotient_bounds(odd, s_lo, s_hi, c_lo, c_hi)
+        if bounds is not None:
+            (ln, ld), (un, ud) = bounds
+            if negative_x:
+                (ln, ld), (un, ud) = (-un, ud), (-ln, ld)
+            low_bits = round_rational(ln, ld, f)
+            if low_bits == round_rational(un, ud, f) and ln != 0:
+                return low_bits
         bits *= 2
         if bits > _TRIG_MAX_BITS:  # pragma: no cover - would mean a bug
             raise ArithmeticError(f"{func}({value!r}): no convergence")

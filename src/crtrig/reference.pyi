@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike, DTypeLike, NDArray
 __all__ = ["KINDS", "TRIG_FUNCTIONS", "COEFFICIENTS", "FLOAT_FORMATS", "INTEGER_FORMATS", "window",
            "window_bits", "window_value", "cosine_sum_window", "cosine_sum_bits", "trig", "trig_bits",
            "round_rational", "bits_to_float", "float_to_bits", "ulp_distance", "canonical_dtype",
-           "format_name", "TRIGPI_FUNCTIONS", "trigpi_bits"]
+           "format_name", "TRIGPI_FUNCTIONS", "trigpi_bits", "TAN_FUNCTIONS", "tan_bits"]
 
 class FloatFormat(NamedTuple):
     name: str
@@ -62,3 +62,5 @@ def trig_bits(func: str, x: float | np.floating[Any], fmt: _Format) -> int: ...
 def trig(func: str, x: ArrayLike) -> NDArray[Any]: ...
 TRIGPI_FUNCTIONS: tuple[str, ...]
 def trigpi_bits(func: str, x: float | np.floating[Any], fmt: _Format) -> int: ...
+TAN_FUNCTIONS: tuple[str, ...]
+def tan_bits(func: str, x: float | np.floating[Any], fmt: _Format) -> int: ...

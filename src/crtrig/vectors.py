@@ -105,7 +105,7 @@ WINDOW_INTEGER_VALUE_BYTES = 3
 #: Fewest bytes of a generated case besides its values (name, attrs, shapes...).
 MIN_CASE_BYTES = 100
 
-TRIG_OPS = {"ai.onnx.Sin": "sin", "ai.onnx.Cos": "cos"}
+TRIG_OPS = {"ai.onnx.Sin": "sin", "ai.onnx.Cos": "cos", "ai.onnx.Tan": "tan"}
 WINDOW_OPS = {"ai.onnx.HannWindow": "hann", "ai.onnx.HammingWindow": "hamming",
               "ai.onnx.BlackmanWindow": "blackman"}
 #: Output types in the order generated files list them.
@@ -696,7 +696,7 @@ def new_document(request: NewRequest, max_elements: int = cases.DEFAULT_MAX_ELEM
     if op in WINDOW_OPS:
         for option in ("inputs", "classes", "seed"):
             if getattr(request, option) is not None:
-                raise UsageError(f"--{option} applies to Sin and Cos, not to {op}")
+                raise UsageError(f"--{option} applies to Sin, Cos and Tan, not to {op}")
         if request.sizes is None:
             raise UsageError(f"--new {op.removeprefix('ai.onnx.')} needs --sizes")
         dtypes = _parse_dtypes(request.dtypes, DTYPE_ORDER, op)
@@ -788,7 +788,7 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
                       help="write exact expected data into every output of IN.json that has none")
     mode.add_argument("--new", metavar="OP",
                       help="build a case file from scratch: HannWindow, HammingWindow, "
-                      "BlackmanWindow (with --sizes), Sin or Cos (with --classes or --inputs)")
+                      "BlackmanWindow (with --sizes), Sin, Cos or Tan (with --classes or --inputs)")
     group.add_argument("-o", "--output", metavar="OUT.json",
                        help="where --fill and --new write (may be IN.json; written atomically)")
     group.add_argument("--sizes", metavar="SPEC",
@@ -799,9 +799,9 @@ def configure_parser(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--periodic", choices=("yes", "no", "both"),
                        help="periodic windows, symmetric ones, or both (default)")
     group.add_argument("--inputs", metavar="FILE.npy",
-                       help="Sin/Cos inputs from a .npy file; its dtype is the case's")
+                       help="Sin/Cos/Tan inputs from a .npy file; its dtype is the case's")
     group.add_argument("--classes", metavar="LIST",
-                       help="Sin/Cos input classes: special, hard, random:N (comma-separated)")
+                       help="Sin/Cos/Tan input classes: special, hard, random:N (comma-separated)")
     group.add_argument("--seed", type=_non_negative_int, metavar="S",
                        help="seed of random:N (default 0)")
     parser.set_defaults(func=run)

@@ -1,5 +1,6 @@
-"""Verification of crtrig.sin / crtrig.cos against an independent oracle:
-``python -m crtrig verify sin|cos [--dtype float32|float16|bfloat16|float64]
+"""Verification of crtrig.sin / cos / sinpi / cospi / tan / tanpi against an
+independent oracle:
+``python -m crtrig verify sin|cos|sinpi|cospi|tan|tanpi [--dtype float32|float16|bfloat16|float64]
 [--exhaustive | --sample N | --range FIRST:LAST | --worst-cases FILE...]
 [--target NAME|all] [--jobs J] [--seed S]``.
 
@@ -107,7 +108,7 @@ from . import reference
 from ._cli_args import UNBOUNDED_MAX, shown
 
 PROGRAM = "crtrig verify"
-FUNCS = ("sin", "cos", "sinpi", "cospi")
+FUNCS = ("sin", "cos", "sinpi", "cospi", "tan", "tanpi")
 DTYPES = ("float32", "float16", "bfloat16", "float64")
 DEFAULT_SAMPLE = 1_000_000
 #: The default sample for float64, whose every input is checked exactly.
@@ -142,6 +143,10 @@ GLIBC_LDOUBLE_ULPS = {"sin": 2, "cos": 1}
 #: argument's rounding adds 2^-62.6 relative at most (src/verify/verify_f32.c), so the
 #: oracle's error is at most 2^-61 relative, listed here as 2 ulp (2^-62) of sinl's plus it.
 ORACLE_ERROR_LOG2 = {"sinpi": -61, "cospi": -61}
+#: tan/tanpi: sinl(a)/cosl(a) (tanpi: -cosl/sinl in odd half periods), a = x or RN(pi_64 t)
+#: after the exact reduction; at most 2^-61.1 (tan) and 2^-60.4 (tanpi) relative
+#: (src/verify/verify_f32.c), listed as 2^-61 and 2^-60.
+TAN_ORACLE_ERROR_LOG2 = {"tan": -61, "tanpi": -60}
 #: One ulp of a long double is at most 2^-63 of its value.
 LONG_DOUBLE_ULP_LOG2 = -63
 
@@ -160,12 +165,14 @@ MAX_LISTED = 20
 # Exact check
 # ---------------------------------------------------------------------------
 
-EXACT_METHOD = "crtrig.reference.trig_bits / trigpi_bits (exact, pure Python)"
+EXACT_METHOD = "crtrig.reference.trig_bits / trigpi_bits / tan_bits (exact, pure Python)"
 
 
 def _exact_bits(func: str, input_bits: int, fmt: str) -> int:
     """Bit pattern of func(x) correctly rounded into fmt, x finite, given by its bits."""
     x = reference.bits_to_float(input_bits, fmt)
+    if func in reference.TAN_FUNCTIONS:
+        return int(reference.tan_bits(func, x, fmt))
     if func in reference.TRIGPI_FUNCTIONS:
         return int(reference.trigpi_bits(func, x, fmt))
     return int(reference.trig_bits(func, x, fmt))
@@ -519,7 +526,7 @@ def _bit_range(text: str) -> tuple[int, int]:
 
 
 def configure_parser(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("function", choices=FUNCS, metavar="sin|cos|sinpi|cospi",
+    parser.add_argument("function", choices=FUNCS, metavar="sin|cos|sinpi|cospi|tan|tanpi",
                         help="the function to check")
     parser.add_argument("--dtype", choices=DTYPES, default="float32",
                         help="input and output type (default float32)")
@@ -729,7 +736,16 @@ def run(args) -> int:
           f"target{'s' if len(targets) > 1 else ''} {names}, up to {jobs} job{'s' if jobs > 1 else ''}",
           file=out)
     if use_oracle:
-        if args.function in ORACLE_ERROR_LOG2:
+        if args.function in TAN_ORACLE_ERROR_LOG2:
+            error_log2 = TAN_ORACLE_ERROR_LOG2[args.function]
+            argument = "x" if args.function == "tan" else "pi t after the exact reduction x mod 1/2 (|t| <= 1/4)"
+            print(f"oracle: {_libc_name()} sinl/cosl of {argument}, their quotient, x87 long double "
+                  f"(64-bit significand), margin 2^-{args.margin_log2} relative", file=out)
+            print(f"  error at most 2^{error_log2} relative (sinl's 2 ulp, cosl's 1 ulp, the quotient's "
+                  f"rounding{'' if args.function == 'tan' else ' and that of pi t'}; "
+                  f"src/verify/verify_f32.c); the margin leaves "
+                  f"{_room(error_log2, args.margin_log2)} room", file=out)
+        elif args.function in ORACLE_ERROR_LOG2:
             error_log2 = ORACLE_ERROR_LOG2[args.function]
             print(f"oracle: exact reduction x mod 2, then {_libc_name()} sinl/cosl of pi t (|t| <= "
                   f"1/4), x87 long double (64-bit significand), margin 2^-{args.margin_log2} "

@@ -25,6 +25,7 @@ MAX_JOBS: int
 TARGETS: tuple[str, ...]
 GLIBC_LDOUBLE_ULPS: dict[str, int]
 ORACLE_ERROR_LOG2: dict[str, int]
+TAN_ORACLE_ERROR_LOG2: dict[str, int]
 LONG_DOUBLE_ULP_LOG2: int
 DEFAULT_MARGIN_LOG2: int
 MIN_MARGIN_LOG2: int

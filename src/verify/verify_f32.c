@@ -125,8 +125,47 @@ static long double oracle_pi(int func, float x)
     return (k & 2) ? -v : v;
 }
 
+/* tan and tanpi: L = sinl(a)/cosl(a) (or -cosl(a)/sinl(a) in tanpi's odd half
+ * periods), each of sinl and cosl within its glibc bound (2 ulp, 1 ulp: relative
+ * 2^-62 and 2^-63, ulps of the result, so relative also next to their zeros),
+ * the quotient rounded once (2^-64):
+ *   tan: a = X exact: |S - L| <= (2^-62 + 2^-63 + 2^-64)(1 + 2^-60) |S| <= 2^-61.1 |S|.
+ *   tanpi: a = RN(PI_L t) as for sinpi/cospi above moves sin(pi t) by <= 2^-62.9 and
+ *     cos(pi t) by <= 2^-62.6 relative, the quotient by <= 2^-61.7; with sinl's,
+ *     cosl's and the division's: <= (0.31 + 0.25 + 0.125 + 0.0625) 2^-60 < 2^-60.4.
+ *     t = 0: 0 or the pole (+-inf, escalated: round_clear_of_boundaries refuses
+ *     infinities), with tanpi's signs; t = +-1/4: +-1 exactly.
+ * Both 2^-60 or better: 16 times below the default margin.  Every |S| >= 2^-149. */
+static long double oracle_tan(int func, float x)
+{
+    long double X = (long double)x, s, c;
+    int odd = 0;
+    if (func == CRTRIG_TANPI) {
+        long double n = rintl(2.0L * X), t = X - 0.5L * n;
+        int negative = 0;
+        odd = fmodl(n, 2.0L) != 0.0L;
+        if (t == 0.0L) {  /* on |x|: +0 for even, -0 for odd integers; +inf at even + 1/2 */
+            long double ax = fabsl(X), v;
+            negative = signbit(X) != 0;  /* tanpi(-0) = -0 */
+            if (odd)
+                v = fmodl(ax - 0.5L, 2.0L) == 0.0L ? INFINITY : -INFINITY;
+            else
+                v = fmodl(ax, 2.0L) == 0.0L ? 0.0L : -0.0L;
+            return negative ? -v : v;
+        }
+        if (t == 0.25L || t == -0.25L)
+            return ((t > 0.0L) != odd) ? 1.0L : -1.0L;
+        X = PI_L * t;
+    }
+    s = sinl(X);
+    c = cosl(X);
+    return odd ? -c / s : s / c;
+}
+
 static long double oracle(int func, float x)
 {
+    if (func == CRTRIG_TAN || func == CRTRIG_TANPI)
+        return oracle_tan(func, x);
     if (func == CRTRIG_SINPI || func == CRTRIG_COSPI)
         return oracle_pi(func, x);
     return func == CRTRIG_SIN ? sinl((long double)x) : cosl((long double)x);
@@ -156,7 +195,7 @@ int verify_f32_oracle_value(int func, uint32_t input, void *value)
     int status = verify_f32_oracle_status();
     if (status != VERIFY_F32_OK)
         return status;
-    if ((unsigned)func > CRTRIG_COSPI)
+    if ((unsigned)func > CRTRIG_TANPI)
         return VERIFY_F32_BAD_ARGUMENT;
     *(long double *)value = oracle(func, float32_from_bits(input));
     return VERIFY_F32_OK;
@@ -171,7 +210,7 @@ int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, 
 
     if (status != VERIFY_F32_OK)
         return status;
-    if ((unsigned)func > CRTRIG_COSPI || count > VERIFY_F32_MAX_BLOCK
+    if ((unsigned)func > CRTRIG_TANPI || count > VERIFY_F32_MAX_BLOCK
         || margin_log2 < VERIFY_F32_MIN_MARGIN_LOG2 || margin_log2 > VERIFY_F32_MAX_MARGIN_LOG2)
         return VERIFY_F32_BAD_ARGUMENT;
     result->checked = result->nonfinite = result->wrong = result->escalated = 0;
@@ -184,7 +223,7 @@ int verify_f32_block(int func, const uint32_t *inputs, const uint32_t *results, 
         int correct;
 
         if (!float32_bits_are_finite(input)) {
-            /* sin/cos/sinpi/cospi of NaN or +-inf is NaN (any payload, any sign). */
+            /* sin/cos/sinpi/cospi/tan/tanpi of NaN or +-inf is NaN (any payload, any sign). */
             result->nonfinite++;
             expected = FLOAT32_QUIET_NAN;
             correct = float32_bits_are_nan(got);
