@@ -16,6 +16,12 @@ Each peer is judged against its own definition:
   21/46; numpy, scipy and torch use 0.54, 0.46, judged against the exact
   27/50, 23/50 (``crtrig.reference.cosine_sum_window``).
 * sin and cos are the same everywhere.
+* gaussian, exponential, general_gaussian and kaiser (``SCIPY_WINDOWS``, at
+  scipy-doc parameters) are judged by scipy's formulas with the parameters as
+  crtrig reads them (a float as its shortest decimal: beta 8.6 is 43/5, as
+  0.54 is 27/50 for Hamming); the cosine-sum windows by crtrig.reference's
+  cosine sums of scipy's decimal coefficients.  A window crtrig.windows does
+  not compute (NotImplementedError) is n/a with the reason in the notes.
 
 ULPs: the number of representable values between the two results; +0 and -0
 count as equal; a NaN where a number is due (or the reverse) is infinitely
