@@ -625,6 +625,11 @@ def test_the_window_table_names_crtrig_windows_functions():
     assert len({e.label for e in PARAM_WINDOWS}) == len(PARAM_WINDOWS)
     for entry in PARAM_WINDOWS:
         assert callable(getattr(crtrig.windows, entry.name)), entry.name
+        if entry.torch is not None:  # torch is not installed here: its expressions at least parse
+            for filled in (entry.torch.format(sym=False, periodic=True, dtype="torch.float64"),
+                           entry.torch.format(sym=True, periodic=False, dtype="dt")):
+                compile(filled, "<torch>", "eval")
+                assert filled.startswith("torch.") and ("sym=" in filled) != ("periodic=" in filled)
     assert [e.label for e in PARAM_WINDOWS if e.name in ("gaussian", "exponential", "general_gaussian",
                                                           "kaiser")] == [
         "gaussian(std=7)", "gaussian(std=N/6)", "exponential(tau=3)", "general_gaussian(p=1.5, sig=7)",
@@ -713,3 +718,42 @@ def test_a_cosine_window_is_timed_and_checked_once_crtrig_computes_it(monkeypatc
     moved["n"] = 299
     row = param_row(label)
     assert row.wrong == 1 and f"{label} N=300 n=299" in row.first_wrong
+
+
+def test_torch_contenders_of_the_param_windows(monkeypatch):
+    """torch is not installed here: a stand-in module records the calls the rows make
+    (torch.kaiser_window periodic, torch.signal.windows.* with sym=False, float64)."""
+    calls = []
+
+    class Tensor:
+        def __init__(self, n):
+            self.n = n
+
+        def numpy(self):
+            return np.ones(self.n)
+
+    def recorder(name):
+        def window(N, **kwargs):
+            calls.append((name, N, kwargs))
+            return Tensor(N)
+        return window
+
+    fake = types.SimpleNamespace(float64="float64", kaiser_window=recorder("kaiser_window"),
+                                 signal=types.SimpleNamespace(windows=types.SimpleNamespace(
+                                     gaussian=recorder("gaussian"), exponential=recorder("exponential"))))
+    no_pool(monkeypatch)
+    peers = bench.Peers(modules={"torch": fake}, versions={"torch": "fake"}, notes={"torch": "fake"})
+    for label in ("kaiser(beta=8.6)", "gaussian(std=N/6)", "exponential(tau=3)", "general_gaussian(p=1.5, sig=7)"):
+        entry = next(e for e in PARAM_WINDOWS if e.label == label)
+        row, contenders, check = bench.param_window_row(entry, 30, peers, bench.Threads.detect())
+        bench.time_row(row, contenders, ROW_SETTINGS, 1, check)
+        assert row.wrong == 0 and row.checked == 30
+        if label.startswith("general_gaussian"):  # torch has none
+            assert row.unavailable == {"torch": "no general_gaussian window"}
+        else:
+            assert "torch" in row.times and row.times["torch"]["expression"].endswith(".numpy()")
+    assert {c[0]: c[2] for c in calls} == {
+        "kaiser_window": {"periodic": True, "beta": 8.6, "dtype": "float64"},
+        "gaussian": {"std": 5.0, "sym": False, "dtype": "float64"},
+        "exponential": {"tau": 3, "sym": False, "dtype": "float64"}}
+    assert {c[1] for c in calls} == {30}
