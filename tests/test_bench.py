@@ -27,7 +27,9 @@ from report_tables import markdown_tables
 
 TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", "2", "--min-sample-ms", "1"]
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
-WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS))  # 20 at two sizes
+PARAM_WINDOWS = bench.scipy_windows()  # crtrig.compare.SCIPY_WINDOWS: gaussian, kaiser, the cosine windows, ...
+WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS)
+                   + len(PARAM_WINDOWS))  # at two sizes
 PI_ROWS = len(bench.TRIGPI_FUNCTIONS) * len(bench.TRIGPI_DTYPES) * len(bench.TRIGPI_INPUT_SETS)  # 8
 TAN_ROWS = len(bench.TAN_DTYPES) * sum(len(v) for v in bench.TAN_INPUT_SETS.values())  # 8
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
@@ -108,6 +110,14 @@ def without_float64_loop(monkeypatch):
         monkeypatch.setattr(crtrig, name, ufunc)
 
 
+def crtrig_computes(entry) -> bool:
+    try:
+        getattr(crtrig.windows, entry.name)(8, *entry.crtrig_values(8), sym=False)
+    except NotImplementedError:
+        return False
+    return True
+
+
 def test_report_format_and_json(tmp_path):
     """The command as users run it, with every installed peer, in a child process
     (the peers' imports, torch's above all, stay out of the test process: a
@@ -139,7 +149,8 @@ def test_report_format_and_json(tmp_path):
         (f, d, i) for d in bench.TRIG_DTYPES for i in bench.INPUT_SETS for f in bench.TRIG_FUNCTIONS]
     assert [(r["window"], r["dtype"], r["N"]) for r in windows] == [
         row for n in (10, 300) for row in [(k, d, f"{n:,}") for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
-        + [(k, "float64", f"{n:,}") for k in bench.SCIPY_WINDOW_KINDS]]
+        + [(k, "float64", f"{n:,}") for k in bench.SCIPY_WINDOW_KINDS]
+        + [(entry.label, "float64", f"{n:,}") for entry in PARAM_WINDOWS]]
     assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
                                                      for n in (10, 300)]
     pi = pi_section(out)
@@ -174,6 +185,11 @@ def test_report_format_and_json(tmp_path):
             expected = min(json_row["size"], bench.CHECK_ELEMENTS) * (2 if threads else 1)
             assert table_row["check"] == f"{expected} ok" and json_row["checked"] == expected
             assert json_row["wrong"] == 0
+        elif json_row["window"] in [entry.label for entry in PARAM_WINDOWS]:  # not in this crtrig yet
+            assert crtrig_cell == "n/a (not implemented in this crtrig)", crtrig_cell
+            assert not crtrig_computes(next(e for e in PARAM_WINDOWS if e.label == json_row["window"]))
+            assert table_row["check"] == "-" and json_row["times"] == {}
+            continue
         else:
             assert crtrig_cell == "n/a (no float64 loop)" and json_row["dtype"] == "float64"
             assert table_row["check"] == "-"
@@ -371,7 +387,8 @@ def test_all_threads_column_when_crtrig_has_a_pool(capsys, tmp_path, monkeypatch
     trig, windows, store = by_section(out)
     for row in trig + windows + store:
         cell = row["crtrig 3 threads (× 1 thread)"]
-        assert RATIO_CELL.match(cell) or cell == "n/a (no float64 loop)", cell
+        assert RATIO_CELL.match(cell) or cell in ("n/a (no float64 loop)",
+                                                  "n/a (not implemented in this crtrig)"), cell
     for row in data["rows"]:
         if row["section"] == "small calls":  # never split: crtrig on one thread only
             assert row["thread_scaling"] == {} and set(row["times"]) == {"crtrig", "numpy"}
@@ -430,7 +447,8 @@ def test_a_window_call_that_skips_writing_out_is_caught(capsys, tmp_path, monkey
     out, _, _ = run_bench(capsys, tmp_path, "--peers", "numpy", status=1)
     _, windows, store = by_section(out)
     assert all(row["check"].startswith("WRONG ") for row in store)
-    assert all(row["check"].endswith(" ok") for row in windows)  # allocating calls are unaffected
+    assert all(row["check"].endswith(" ok") or row["crtrig ns/elem"] == "n/a (not implemented in this crtrig)"
+               for row in windows)  # allocating calls are unaffected
 
 
 def test_missing_peers_are_skipped_with_a_note(capsys, tmp_path, monkeypatch):
@@ -588,3 +606,160 @@ def test_plot_format_is_checked_before_the_run_and_written_to_the_exact_path(cap
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert sorted(os.listdir(tmp_path)) == ["bench.json", "speedups"]
 
+
+
+# ---------------------------------------------------------------------------
+# The exp, I0 and cosine windows of crtrig.windows (crtrig.compare.SCIPY_WINDOWS)
+# ---------------------------------------------------------------------------
+
+ROW_SETTINGS = bench.Settings(trig_size=64, window_sizes=(300,), row_budget_s=0.01, min_rounds=1,
+                              max_rounds=2, min_sample_s=0.001)
+
+
+def param_row(label, size=300, peers=("numpy",)):
+    """One row of the windows section, timed (2 rounds) and checked, with crtrig on one thread."""
+    entry = next(e for e in PARAM_WINDOWS if e.label == label)
+    row, contenders, check = bench.param_window_row(entry, size, bench.load_peers(list(peers)),
+                                                    bench.Threads.detect())
+    bench.time_row(row, contenders, ROW_SETTINGS, 2, check)
+    return row
+
+
+def test_the_window_table_names_crtrig_windows_functions():
+    from crtrig import compare
+    assert {e.name for e in PARAM_WINDOWS} == set(compare.SCIPY_WINDOW_OPS)
+    assert len({e.label for e in PARAM_WINDOWS}) == len(PARAM_WINDOWS)
+    for entry in PARAM_WINDOWS:
+        assert callable(getattr(crtrig.windows, entry.name)), entry.name
+        if entry.torch is not None:  # torch is not installed here: its expressions at least parse
+            for filled in (entry.torch.format(sym=False, periodic=True, dtype="torch.float64"),
+                           entry.torch.format(sym=True, periodic=False, dtype="dt")):
+                compile(filled, "<torch>", "eval")
+                assert filled.startswith("torch.") and ("sym=" in filled) != ("periodic=" in filled)
+    assert [e.label for e in PARAM_WINDOWS if e.name in ("gaussian", "exponential", "general_gaussian",
+                                                          "kaiser")] == [
+        "gaussian(std=7)", "gaussian(std=N/6)", "exponential(tau=3)", "general_gaussian(p=1.5, sig=7)",
+        "kaiser(beta=8.6)", "kaiser(beta=14)"]
+
+
+@pytest.mark.parametrize("label", ["gaussian(std=7)", "gaussian(std=N/6)", "exponential(tau=3)",
+                                   "general_gaussian(p=1.5, sig=7)", "kaiser(beta=8.6)", "kaiser(beta=14)"])
+def test_exp_and_kaiser_rows_are_timed_and_checked(monkeypatch, label):
+    no_pool(monkeypatch)
+    row = param_row(label)
+    assert row.labels == {"window": label, "dtype": "float64", "N": 300}
+    assert row.checked == bench.CHECK_ELEMENTS and row.wrong == 0, row.first_wrong
+    assert set(row.times) == {"crtrig"} | ({"numpy"} if label.startswith("kaiser") else set())
+    expression = row.times["crtrig"]["expression"]
+    assert expression.startswith("crtrig.windows.") and expression.endswith(", sym=False)")
+    if label.startswith("kaiser"):  # numpy's symmetric kaiser, of N + 1 points, cut: the periodic window
+        assert row.times["numpy"]["expression"] == f"np.kaiser(N + 1, {label[12:-1]})[:-1]"
+    else:
+        assert row.unavailable == {"numpy": f"no {label.split('(')[0]} window"}
+
+
+def test_a_wrong_reference_is_reported(monkeypatch):
+    """The check can fail: the exact reference moved by one ULP at the middle element."""
+    from crtrig import compare
+    real = compare.scipy_window_bits
+
+    def off(entry, size, periodic, n, dtype):
+        bits = real(entry, size, periodic, n, dtype)
+        return bits + 1 if n == size // 2 else bits
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(compare, "scipy_window_bits", off)
+    for label in ("gaussian(std=N/6)", "kaiser(beta=14)"):
+        row = param_row(label)
+        assert row.wrong == 1 and f"{label} N=300 n=150 gave" in row.first_wrong, row.first_wrong
+
+
+def test_a_wrong_crtrig_window_is_reported(monkeypatch):
+    real = crtrig.windows.exponential
+
+    def nudged(*args, **kwargs):
+        w = real(*args, **kwargs)
+        w[7] = np.nextafter(w[7], 0.0)
+        return w
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(crtrig.windows, "exponential", nudged)
+    row = param_row("exponential(tau=3)")
+    assert row.wrong == 1 and "exponential(tau=3) N=300 n=7" in row.first_wrong
+
+
+def test_a_window_crtrig_does_not_compute_is_a_row_saying_so(monkeypatch):
+    def refused(*args, **kwargs):
+        raise NotImplementedError("crtrig.windows.kaiser() is not implemented: (test)")
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(crtrig.windows, "kaiser", refused)
+    row = param_row("kaiser(beta=8.6)")
+    assert row.unavailable == {"crtrig": "not implemented in this crtrig"}
+    assert row.times == {} and row.checked == 0
+    assert bench._cell(row, "crtrig") == "n/a (not implemented in this crtrig)"
+
+
+@pytest.mark.parametrize("label", ["nuttall", "general_cosine(flattop's a)"])
+def test_a_cosine_window_is_timed_and_checked_once_crtrig_computes_it(monkeypatch, label):
+    """The cosine windows of the table show up when crtrig.windows computes them: here a
+    stand-in computing them exactly (crtrig.reference's cosine sums), then one moved by a
+    ULP, which the check reports."""
+    from crtrig import compare
+    entry = next(e for e in PARAM_WINDOWS if e.label == label)
+    coefficients = [c.strip() for c in entry.exact[len("cosine sum "):].split(",")]
+    moved = {}
+
+    def stand_in(M, *args, sym=True, dtype=np.float64):
+        w = reference.cosine_sum_window(coefficients, M, not sym, "float64")
+        if moved and M > moved["n"]:
+            w[moved["n"]] = np.nextafter(w[moved["n"]], 2.0)
+        return w
+
+    no_pool(monkeypatch)
+    monkeypatch.setattr(crtrig.windows, entry.name, stand_in)
+    row = param_row(label)
+    assert row.checked == bench.CHECK_ELEMENTS and row.wrong == 0, row.first_wrong
+    assert "crtrig" in row.times
+    moved["n"] = 299
+    row = param_row(label)
+    assert row.wrong == 1 and f"{label} N=300 n=299" in row.first_wrong
+
+
+def test_torch_contenders_of_the_param_windows(monkeypatch):
+    """torch is not installed here: a stand-in module records the calls the rows make
+    (torch.kaiser_window periodic, torch.signal.windows.* with sym=False, float64)."""
+    calls = []
+
+    class Tensor:
+        def __init__(self, n):
+            self.n = n
+
+        def numpy(self):
+            return np.ones(self.n)
+
+    def recorder(name):
+        def window(N, **kwargs):
+            calls.append((name, N, kwargs))
+            return Tensor(N)
+        return window
+
+    fake = types.SimpleNamespace(float64="float64", kaiser_window=recorder("kaiser_window"),
+                                 signal=types.SimpleNamespace(windows=types.SimpleNamespace(
+                                     gaussian=recorder("gaussian"), exponential=recorder("exponential"))))
+    no_pool(monkeypatch)
+    peers = bench.Peers(modules={"torch": fake}, versions={"torch": "fake"}, notes={"torch": "fake"})
+    for label in ("kaiser(beta=8.6)", "gaussian(std=N/6)", "exponential(tau=3)", "general_gaussian(p=1.5, sig=7)"):
+        entry = next(e for e in PARAM_WINDOWS if e.label == label)
+        row, contenders, check = bench.param_window_row(entry, 30, peers, bench.Threads.detect())
+        bench.time_row(row, contenders, ROW_SETTINGS, 1, check)
+        assert row.wrong == 0 and row.checked == 30
+        if label.startswith("general_gaussian"):  # torch has none
+            assert row.unavailable == {"torch": "no general_gaussian window"}
+        else:
+            assert "torch" in row.times and row.times["torch"]["expression"].endswith(".numpy()")
+    assert {c[0]: c[2] for c in calls} == {
+        "kaiser_window": {"periodic": True, "beta": 8.6, "dtype": "float64"},
+        "gaussian": {"std": 5.0, "sym": False, "dtype": "float64"},
+        "exponential": {"tau": 3, "sym": False, "dtype": "float64"}}
+    assert {c[1] for c in calls} == {30}

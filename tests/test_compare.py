@@ -10,6 +10,7 @@ import math
 import re
 import subprocess
 import sys
+from fractions import Fraction
 
 import ml_dtypes
 import numpy as np
@@ -19,6 +20,8 @@ import crtrig
 from crtrig import compare, reference
 from crtrig.__main__ import build_parser, main
 from report_tables import markdown_tables
+
+import oracle
 
 CELL = re.compile(r"^(?:(?P<ulp>\d+|\d\.\de\d+|inf) / (?P<share>\d+(?:\.\d+)?(?:e-?\d+)?) %|n/a)$")
 PEERS_IN_CI = "numpy,onnxruntime,onnx.reference"  # the test extra installs these
@@ -59,6 +62,14 @@ def crtrig_has_float64_trig() -> bool:
     return True
 
 
+def crtrig_computes(entry) -> bool:
+    try:
+        getattr(crtrig.windows, entry.name)(8, *entry.crtrig_values(8), sym=False)
+    except NotImplementedError:
+        return False
+    return True
+
+
 def test_report_format(quick_report):
     lines = quick_report.splitlines()
     assert lines[0] == f"$ python -m crtrig compare --quick --peers {PEERS_IN_CI}"
@@ -85,13 +96,21 @@ def test_report_format(quick_report):
     assert list(windows[0]) == ["peer", "window", "float16", "bfloat16", "float32", "float64"]
     assert [(row["peer"], row["window"]) for row in windows] == [
         (peer, kind + (" (0.54/0.46)" if kind == "hamming" and peer == "numpy" else ""))
-        for peer in peers for kind in ("hann", "hamming", "blackman", "bartlett", "triang", "parzen", "tukey")]
+        for peer in peers for kind in ("hann", "hamming", "blackman", "bartlett", "triang", "parzen", "tukey")
+        + tuple(entry.label for entry in compare.SCIPY_WINDOWS)]
     # Rational windows: only numpy's bartlett among these peers; the ONNX peers have none.
     cells = {(row["peer"], row["window"]): row["float64"] for row in windows}
     for peer in peers:
         for kind in ("bartlett", "triang", "parzen", "tukey"):
             if peer != "crtrig" and not (peer == "numpy" and kind == "bartlett"):
                 assert cells[(peer, kind)] == "n/a", (peer, kind)
+    # The exp, I0 and cosine windows: numpy has kaiser only (np.kaiser); the ONNX peers none.
+    for entry in compare.SCIPY_WINDOWS:
+        for peer in peers:
+            if peer == "numpy" and entry.name == "kaiser":
+                assert parse_cell(cells[(peer, entry.label)])[0] > 0  # np.kaiser is a few ULP off
+            elif peer != "crtrig":
+                assert cells[(peer, entry.label)] == "n/a", (peer, entry.label)
     assert list(trig[0])[:2] == ["peer", "function"] and len(trig[0]) == 2 + 6
     assert "Sizes 10, 257, periodic and symmetric: 534 values per cell." in quick_report
     for row in windows + trig:
@@ -103,10 +122,16 @@ def test_report_format(quick_report):
 def test_crtrig_is_correctly_rounded_everywhere(quick_report):
     found = tables(quick_report)
     rows = [row for rows in found.values() for row in rows if row["peer"] == "crtrig"]
-    assert len(rows) == 7 + 2 + 2 + 2  # windows, sin and cos, sinpi and cospi, tan and tanpi
+    assert len(rows) == 7 + len(compare.SCIPY_WINDOWS) + 2 + 2 + 2  # windows, sin and cos, sinpi and cospi, tan and tanpi
     for row in rows:
         for key, cell in row.items():
             if key in ("peer", "window", "function"):
+                continue
+            entry = compare.SCIPY_WINDOWS_BY_LABEL.get(row.get("window"))
+            if entry is not None and not crtrig_computes(entry):  # n/a, saying why
+                assert cell == "n/a"
+                assert f"- crtrig, {entry.label} window {key}: NotImplementedError: crtrig.windows." \
+                    in quick_report
                 continue
             if key.startswith("float64") and "function" in row and not crtrig_has_float64_trig():
                 assert cell == "n/a"
@@ -152,7 +177,8 @@ def test_missing_peers_are_skipped_with_a_note(monkeypatch):
     text = compare.report(args)
     assert "- torch: not installed (no module torch), skipped" in text
     assert "- scipy: unusable: RuntimeError: DLL load failed, skipped" in text
-    assert [row["peer"] for row in tables(text)["Windows"]] == ["crtrig"] * len(compare.WINDOW_KINDS)
+    assert [row["peer"] for row in tables(text)["Windows"]] == ["crtrig"] * (
+        len(compare.WINDOW_KINDS) + len(compare.SCIPY_WINDOWS))
 
 
 def test_a_peer_returning_the_wrong_dtype_is_n_a():
@@ -256,3 +282,87 @@ def test_the_judge_sees_a_single_ulp():
     sets = compare.trig_input_sets(["float16"], 100, 3)
     scores = compare.score_trig([peer], compare.Oracle(), ["cos"], sets, notes)
     assert scores[("nudged", "cos", 0)].cell() == "inf / 1 %"
+
+
+# ---------------------------------------------------------------------------
+# The exp, I0 and cosine windows (compare.SCIPY_WINDOWS): the judge against mpmath
+# ---------------------------------------------------------------------------
+
+EXP_AND_KAISER = [entry for entry in compare.SCIPY_WINDOWS if entry.exact in ("exp", "kaiser")]
+
+
+def exact_parameters(entry, size):
+    return [None if v is None else Fraction(repr(v)) if isinstance(v, float) else Fraction(v)
+            for v in entry.crtrig_values(size)]
+
+
+@pytest.mark.parametrize("entry", EXP_AND_KAISER, ids=lambda e: e.label)
+def test_the_judge_of_the_exp_and_kaiser_windows_is_mpmath_s(entry):
+    """compare's exact windows (scipy's formulas through integer enclosures; the narrower
+    dtypes from the float64 values where their neighbours decide) equal the mpmath
+    oracle's, bit for bit, in every dtype, periodic and symmetric."""
+    cache = {}
+    for size in (2, 9, 16):
+        for periodic in (True, False):
+            got = compare.scipy_window(entry, size, periodic, compare.DTYPES, cache)
+            params = exact_parameters(entry, size)
+            want = (oracle.kaiser_window(size, not periodic, params[0]) if entry.exact == "kaiser" else
+                    oracle.exp_window(entry.name, size, not periodic, params))
+            for dtype in compare.DTYPES:
+                unsigned = compare._UNSIGNED[got[dtype].itemsize]
+                assert got[dtype].dtype == want[dtype].dtype, dtype
+                assert np.array_equal(got[dtype].view(unsigned), want[dtype].view(unsigned)), (size, periodic, dtype)
+
+
+def test_the_narrower_dtypes_fall_back_where_the_double_does_not_decide(monkeypatch):
+    """A double that is a float16 rounding boundary (1 + 2^-11) does not decide the
+    float16 value; its neighbours, rounding apart, say so."""
+    assert compare._narrow_bits(1 + 2**-11, "float16") is None
+    assert compare._narrow_bits(1 + 2**-10, "float16") == reference.float_to_bits(1 + 2**-10, "float16")
+    assert compare._narrow_bits(0.0, "bfloat16") == 0
+
+
+@pytest.mark.parametrize("label", ["nuttall", "flattop", "general_cosine(flattop's a)"])
+def test_the_judge_of_the_cosine_sum_windows_is_mpmath_s(label):
+    entry = compare.SCIPY_WINDOWS_BY_LABEL[label]
+    coefficients = [Fraction(c.strip()) for c in entry.exact[len("cosine sum "):].split(",")]
+    size = 9
+    for periodic in (True, False):
+        got = compare.scipy_window(entry, size, periodic, ["float32", "float64"], {})
+        for dtype in ("float32", "float64"):
+            want = [oracle.cosine_sum_value(coefficients, n, size if periodic else size - 1, dtype)
+                    for n in range(size)]
+            assert got[dtype].tolist() == want, (periodic, dtype)
+
+
+def test_a_param_window_one_ulp_off_is_seen():
+    def nudged(kind, periodic, dtype):
+        def window(n):
+            w = compare.crtrig_peer().window(kind, periodic, dtype)(n).copy()
+            w[n // 3] = np.nextafter(w[n // 3], w.dtype.type(np.inf))
+            return w
+        return window
+
+    peer = compare.Peer("nudged", "1", "onnx", "", nudged, None)
+    notes = []
+    kinds = ["kaiser(beta=8.6)", "gaussian(std=N/6)"]
+    scores = compare.score_windows([peer, compare.crtrig_peer()], compare.Oracle(), kinds, ["float32", "float64"],
+                                   [10, 31], notes)
+    assert notes == []
+    for kind in kinds:
+        for dtype in ("float32", "float64"):
+            assert scores[("nudged", kind, dtype)].cell() == f"1 / {4 / 82 * 100:.3g} %"
+            assert scores[("crtrig", kind, dtype)].cell() == "0 / 0 %"
+
+
+def test_a_window_crtrig_refuses_is_n_a_with_the_reason(monkeypatch):
+    def refused(*args, **kwargs):
+        raise NotImplementedError("crtrig.windows.kaiser() is not implemented: (test)")
+
+    monkeypatch.setattr(crtrig.windows, "kaiser", refused)
+    notes = []
+    scores = compare.score_windows([compare.crtrig_peer()], compare.Oracle(), ["kaiser(beta=14)"], ["float64"],
+                                   [10], notes)
+    assert scores[("crtrig", "kaiser(beta=14)", "float64")].cell() == "n/a"
+    assert notes == ["crtrig, kaiser(beta=14) window float64: NotImplementedError: crtrig.windows.kaiser() "
+                     "is not implemented: (test)"]

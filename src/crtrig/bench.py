@@ -65,6 +65,7 @@ import sys
 import time
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Callable
 
 import numpy as np
@@ -99,6 +100,14 @@ _COSUM_COEFFICIENTS = {"nuttall": ("0.3635819", "0.4891775", "0.1365995", "0.010
 #: tukey's row: scipy.signal.spectrogram's default window, ("tukey", 0.25) (compare's).
 TUKEY_ALPHA = "0.25"
 SCIPY_WINDOW_MAX_SIZE = 10**6
+
+
+def scipy_windows():
+    """The exp, I0 and cosine windows timed after SCIPY_WINDOW_KINDS, at the same sizes:
+    crtrig.compare.SCIPY_WINDOWS (name, scipy-doc parameters, peers, exact reference);
+    those crtrig does not compute yet are rows of n/a saying so."""
+    from .compare import SCIPY_WINDOWS
+    return SCIPY_WINDOWS
 INPUT_SETS = ("[-π, π]", "[-1e5, 1e5]", "all finite bit patterns")
 #: sinpi and cospi: crtrig's next to crtrig.sin/cos on the same array and to the
 #: expression users write today, np.sin(np.pi * x) (torch.sin(torch.pi * x)).
@@ -455,6 +464,55 @@ def scipy_window_row(kind, size, peers: Peers, threads: Threads):
         else:
             row.unavailable[name] = f"no {kind} window"
     return row, contenders, _scipy_window_check(kind, size)
+
+
+def param_window_row(entry, size, peers: Peers, threads: Threads):
+    """crtrig.windows.<name>(N, <parameters>, sym=False) (float64), an entry of
+    crtrig.compare.SCIPY_WINDOWS, next to scipy's, numpy's (np.kaiser(N + 1, beta)[:-1])
+    and torch's.  A window crtrig does not compute (NotImplementedError at a small
+    size) or has no exact reference for here is a row of n/a saying so, untimed."""
+    from .compare import Unsupported, scipy_window_bits
+
+    row = Row("windows", {"window": entry.label, "dtype": "float64", "N": size}, size)
+    function = getattr(crtrig.windows, entry.name)
+    reason = None
+    try:
+        function(8, *entry.crtrig_values(8), sym=False)
+    except NotImplementedError:
+        reason = "not implemented in this crtrig"
+    else:
+        try:
+            scipy_window_bits(entry, 8, True, 0, "float64")
+        except Unsupported:
+            reason = "no exact reference in crtrig.compare for its check"
+    if reason is not None:  # every crtrig column says why; peers untimed (no ratio to give)
+        for name in ["crtrig"] + ([threads.all_name] if threads.all_name else []):
+            row.unavailable[name] = reason
+        return row, [], None
+    args = ", ".join(part for part in ("N", entry.args, "sym=False") if part)
+    namespace = {"crtrig": crtrig, "np": np, "N": size, "Fraction": Fraction}
+    contenders = _crtrig_contenders(f"crtrig.windows.{entry.name}({args})", lambda: dict(namespace), threads)
+    scipy_args = ", ".join(part for part in ("N", entry.scipy_args, "sym=False") if part)
+    for name, module in peers.modules.items():
+        if name == "scipy":
+            contenders.append(_contender(name, f"scipy.signal.windows.{entry.name}({scipy_args})",
+                                         {"scipy": module, "N": size}))
+        elif name == "numpy" and entry.numpy is not None:
+            numpy_args = ", ".join(part for part in ("N + 1", entry.scipy_args) if part)
+            contenders.append(_contender(name, f"np.{entry.numpy}({numpy_args})[:-1]", {"np": np, "N": size}))
+        elif name == "torch" and entry.torch is not None:
+            expression = entry.torch.format(sym=False, periodic=True, dtype="torch.float64") + ".numpy()"
+            contenders.append(_contender(name, expression, {"torch": module, "N": size}))
+        else:
+            row.unavailable[name] = f"no {entry.name} window"
+
+    def check(result):
+        index = check_indices(size)
+        fmt = reference.FLOAT_FORMATS["float64"]
+        want = np.array([scipy_window_bits(entry, size, True, int(n), "float64") for n in index],
+                        dtype=fmt.bits_dtype).view(fmt.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{entry.label} N={size} n={index[i]}")
+    return row, contenders, check
 
 
 def _scipy_window_check(kind, size):
@@ -1179,6 +1237,9 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for kind in SCIPY_WINDOW_KINDS:
                 plan.append((f"{kind} window float64 N={size:,}",
                              lambda kind=kind, size=size: scipy_window_row(kind, size, peers, threads)))
+            for entry in scipy_windows():
+                plan.append((f"{entry.label} window float64 N={size:,}",
+                             lambda entry=entry, size=size: param_window_row(entry, size, peers, threads)))
     for dtype in WINDOW_DTYPES:
         for size in settings.window_sizes:
             plan.append((f"store limit {dtype} N={size:,}",

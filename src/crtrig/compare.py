@@ -16,6 +16,12 @@ Each peer is judged against its own definition:
   21/46; numpy, scipy and torch use 0.54, 0.46, judged against the exact
   27/50, 23/50 (``crtrig.reference.cosine_sum_window``).
 * sin and cos are the same everywhere.
+* gaussian, exponential, general_gaussian and kaiser (``SCIPY_WINDOWS``, at
+  scipy-doc parameters) are judged by scipy's formulas with the parameters as
+  crtrig reads them (a float as its shortest decimal: beta 8.6 is 43/5, as
+  0.54 is 27/50 for Hamming); the cosine-sum windows by crtrig.reference's
+  cosine sums of scipy's decimal coefficients.  A window crtrig.windows does
+  not compute (NotImplementedError) is n/a with the reason in the notes.
 
 ULPs: the number of representable values between the two results; +0 and -0
 count as equal; a NaN where a number is due (or the reverse) is infinitely
@@ -67,7 +73,12 @@ PI_PEERS = ("crtrig", "numpy", "torch")
 #: tan and tanpi (numpy and torch: tan(pi * x) for tanpi, as users write it; the ONNX
 #: peers have Tan only).
 TAN_FUNCTIONS = ("tan", "tanpi")
-OPS = WINDOW_KINDS + TRIG_FUNCTIONS + PI_FUNCTIONS + TAN_FUNCTIONS
+#: crtrig.windows' exp, I0 and cosine windows at scipy-doc parameters (SCIPY_WINDOWS below):
+#: each op is the rows of that function; a window crtrig does not compute yet (a
+#: NotImplementedError) gets n/a cells saying so.
+SCIPY_WINDOW_OPS = ("gaussian", "exponential", "general_gaussian", "kaiser", "nuttall", "blackmanharris",
+                    "flattop", "general_cosine", "cosine", "barthann", "bohman", "lanczos")
+OPS = WINDOW_KINDS + SCIPY_WINDOW_OPS + TRIG_FUNCTIONS + PI_FUNCTIONS + TAN_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 DEFAULT_SIZES = (10, 257, 1000, 4097, 100001)
@@ -163,8 +174,210 @@ def tukey_bits(size: int, periodic: bool, n: int, dtype: str) -> int:
     return reference.window_bits("hann", x.numerator, x.denominator, dtype)
 
 
+# ---------------------------------------------------------------------------
+# crtrig.windows' parametrised and cosine windows (scipy's interface): one table
+# for compare's rows and bench's.
+# ---------------------------------------------------------------------------
+
+#: scipy's coefficients of its cosine-sum windows (scipy.signal.windows docs).
+NUTTALL = "0.3635819, 0.4891775, 0.1365995, 0.0106411"
+BLACKMANHARRIS = "0.35875, 0.48829, 0.14128, 0.01168"
+FLATTOP = "0.21557895, 0.41663158, 0.277263158, 0.083578947, 0.006947368"
+
+
+@dataclass(frozen=True)
+class ScipyWindow:
+    """One crtrig.windows function at one parameter set, next to its peers.
+
+    ``args``: the parameters after M as crtrig gets them, Python text evaluated
+    with N (the window size) and Fraction bound (floats are read by crtrig, and
+    here by the reference, as their shortest decimal: 8.6 is 43/5); ``scipy_args``
+    the same for scipy and numpy (floats).  ``numpy``: numpy's function (symmetric
+    only), called as np.<numpy>(M, *scipy_args).  ``torch``: an expression
+    template of N with {sym}, {periodic} and {dtype} to fill.  ``exact``: the
+    family of the exact reference (scipy_window_bits), None if crtrig.compare has
+    none for it yet."""
+
+    name: str
+    label: str
+    args: str = ""
+    scipy_args: str = ""
+    numpy: str | None = None
+    torch: str | None = None
+    exact: str | None = None
+
+    def crtrig_values(self, size: int) -> tuple:
+        return _eval_args(self.args, size)
+
+    def scipy_values(self, size: int) -> tuple:
+        return _eval_args(self.scipy_args, size)
+
+
+def _eval_args(text: str, size: int) -> tuple:
+    return eval(f"({text},)", {"Fraction": Fraction, "N": size}) if text else ()
+
+
+_TORCH_WINDOWS = "torch.signal.windows."
+SCIPY_WINDOWS = (
+    ScipyWindow("gaussian", "gaussian(std=7)", "7", "7",
+                torch=_TORCH_WINDOWS + "gaussian(N, std=7, sym={sym}, dtype={dtype})", exact="exp"),
+    ScipyWindow("gaussian", "gaussian(std=N/6)", "Fraction(N, 6)", "N / 6",
+                torch=_TORCH_WINDOWS + "gaussian(N, std=N / 6, sym={sym}, dtype={dtype})", exact="exp"),
+    ScipyWindow("exponential", "exponential(tau=3)", "None, 3", "None, 3",
+                torch=_TORCH_WINDOWS + "exponential(N, tau=3, sym={sym}, dtype={dtype})", exact="exp"),
+    ScipyWindow("general_gaussian", "general_gaussian(p=1.5, sig=7)", "1.5, 7", "1.5, 7", exact="exp"),
+    ScipyWindow("kaiser", "kaiser(beta=8.6)", "8.6", "8.6", numpy="kaiser",
+                torch="torch.kaiser_window(N, periodic={periodic}, beta=8.6, dtype={dtype})", exact="kaiser"),
+    ScipyWindow("kaiser", "kaiser(beta=14)", "14", "14", numpy="kaiser",
+                torch="torch.kaiser_window(N, periodic={periodic}, beta=14.0, dtype={dtype})", exact="kaiser"),
+    ScipyWindow("nuttall", "nuttall", torch=_TORCH_WINDOWS + "nuttall(N, sym={sym}, dtype={dtype})",
+                exact="cosine sum " + NUTTALL),
+    ScipyWindow("blackmanharris", "blackmanharris", exact="cosine sum " + BLACKMANHARRIS),
+    ScipyWindow("flattop", "flattop", exact="cosine sum " + FLATTOP),
+    ScipyWindow("general_cosine", "general_cosine(flattop's a)", f"[{FLATTOP}]", f"[{FLATTOP}]",
+                torch=_TORCH_WINDOWS + f"general_cosine(N, a=[{FLATTOP}], sym={{sym}}, dtype={{dtype}})",
+                exact="cosine sum " + FLATTOP),
+    ScipyWindow("cosine", "cosine", torch=_TORCH_WINDOWS + "cosine(N, sym={sym}, dtype={dtype})",
+                exact="one cosine"),
+    ScipyWindow("barthann", "barthann", exact="one cosine"),
+    ScipyWindow("bohman", "bohman"),
+    ScipyWindow("lanczos", "lanczos"),
+)
+SCIPY_WINDOWS_BY_LABEL = {entry.label: entry for entry in SCIPY_WINDOWS}
+SCIPY_WINDOW_NAMES = tuple(dict.fromkeys(entry.name for entry in SCIPY_WINDOWS))
+_FORMAT_CODES = {"float16": 0, "bfloat16": 1, "float32": 2, "float64": 3}
+
+
+def _exact_parameter(value):
+    """A parameter as crtrig reads it: floats as their shortest decimal, exact."""
+    if value is None:
+        return None
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    if isinstance(value, (list, tuple)):
+        return [_exact_parameter(v) for v in value]
+    return Fraction(value)
+
+
+def _exact_value(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: str) -> float:
+    """Element n of scipy's `entry` window (of size + 1 points if periodic, scipy's
+    _extend) from scipy's formula, correctly rounded into dtype, as a float.  The exp
+    and I0 values go through the integer enclosures of crtrig._exp_windows and
+    crtrig._kaiser_window (exp_neg_rounded, quotient_rounded: Python integers, not the
+    C core), on arguments formed here from scipy's formulas."""
+    from . import _exp_windows, _kaiser_window
+
+    params = [_exact_parameter(v) for v in entry.crtrig_values(size)]
+    L = size + 1 if periodic else size
+    code = _FORMAT_CODES[dtype]
+    if L == 1:
+        return 1.0
+    c = n - Fraction(L - 1, 2)   # n - (L - 1)/2
+    if entry.name == "gaussian":
+        (std,) = params
+        return _exp_windows.exp_neg_rounded(c * c / (2 * std * std), code)
+    if entry.name == "general_gaussian":
+        p, sig = params
+        if (2 * p).denominator != 1:
+            raise Unsupported(f"no exact reference for general_gaussian with p = {p} (2p not an integer)")
+        return _exp_windows.exp_neg_rounded(abs(c / sig) ** int(2 * p) / 2, code)
+    if entry.name == "exponential":
+        center, tau = params
+        if center is not None:
+            c = n - center
+        return _exp_windows.exp_neg_rounded(abs(c) / tau, code)
+    if entry.name == "kaiser":
+        (beta,) = params
+        t = Fraction(2 * n, L - 1) - 1
+        return _kaiser_window.quotient_rounded(beta * beta * (1 - t * t) / 4, beta * beta / 4, code)
+    raise Unsupported(f"no exact reference for {entry.label}")
+
+
+def scipy_window_bits(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: str) -> int:
+    """Bits of element n of scipy's `entry` window (size points, sym=not periodic),
+    correctly rounded into dtype (crtrig.reference's cosine sums for the cosine-sum
+    windows).  Raises Unsupported where there is no exact reference here."""
+    if entry.exact is None:
+        raise Unsupported(f"no exact reference for {entry.label} in crtrig.compare yet")
+    if entry.exact == "one cosine":
+        # scipy's formulas, L = size (+ 1 if periodic), each element one cosine of an
+        # exact rational multiple of 2 pi with rational coefficients, as
+        # reference.cosine_sum_bits takes it (sum_j (-1)^j a_j cos(2 pi j m / D)):
+        #   cosine    sin(pi (n + 1/2)/L) = cos(2 pi |L - 1 - 2n| / (4L)):  a = (0, -1);
+        #   barthann  f = |n/(L - 1) - 1/2| = m/D, m = |2n - (L - 1)|, D = 2 (L - 1):
+        #             0.62 - 0.48 f + 0.38 cos(2 pi f):  a = (0.62 - 0.48 m/D, -0.38).
+        L = size + 1 if periodic else size
+        if size == 1 or L == 1:
+            return reference.round_rational(1, 1, dtype)
+        if entry.name == "cosine":
+            return reference.cosine_sum_bits([0, -1], abs(L - 1 - 2 * n), 4 * L, dtype)
+        m, D = abs(2 * n - (L - 1)), 2 * (L - 1)
+        return reference.cosine_sum_bits([Fraction(62, 100) - Fraction(48, 100) * Fraction(m, D),
+                                          Fraction(-38, 100)], m, D, dtype)
+    if entry.exact.startswith("cosine sum "):
+        if size == 1:
+            return reference.round_rational(1, 1, dtype)
+        coefficients = [c.strip() for c in entry.exact[len("cosine sum "):].split(",")]
+        return reference.cosine_sum_bits(coefficients, n, size if periodic else size - 1, dtype)
+    return reference.float_to_bits(_exact_value(entry, size, periodic, n, dtype), dtype)
+
+
+def _narrow_bits(value: float, dtype: str) -> int | None:
+    """The bits of RN_dtype(y) for any real y that rounds to the double `value`, or None
+    if that depends on y: y lies strictly between value's two neighbours, rounding is
+    monotone, so if both neighbours round alike into dtype so does y (a narrower
+    format's rounding boundaries are doubles)."""
+    if value == 0.0:
+        return reference.round_rational(0, 1, dtype)  # y < 2^-1074: 0 in every narrower format
+    below, above = math.nextafter(value, -math.inf), math.nextafter(value, math.inf)
+    low = reference.round_rational(*below.as_integer_ratio(), dtype)
+    return low if low == reference.round_rational(*above.as_integer_ratio(), dtype) else None
+
+
+def scipy_window(entry: ScipyWindow, size: int, periodic: bool, dtypes, cache: dict) -> dict:
+    """The whole window in each of dtypes, correctly rounded (dtype -> array): float64
+    values of the first ceil(L/2) points, mirrored (these windows are symmetric about
+    (L - 1)/2), each narrower dtype from the float64 value where that decides it
+    (_narrow_bits), else computed into that dtype."""
+    if entry.exact is None or entry.exact.startswith("cosine sum ") or entry.exact == "one cosine":
+        L = size + 1 if periodic else size
+        result = {}
+        for dtype in dtypes:
+            fmt = reference.FLOAT_FORMATS[dtype]
+            if entry.exact == "one cosine":  # symmetric about (L - 1)/2: half, mirrored
+                half = [scipy_window_bits(entry, size, periodic, i, dtype) for i in range(min(size, (L + 1) // 2))]
+                bits = [half[i if i < len(half) else L - 1 - i] for i in range(size)]
+            else:
+                bits = [scipy_window_bits(entry, size, periodic, i, dtype) for i in range(size)]
+            result[dtype] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
+        return result
+    L = size + 1 if periodic else size
+    key = (entry.label, size, periodic)
+    if key not in cache:
+        # symmetric about (L - 1)/2 except exponential about its own centre
+        centred = entry.name == "exponential" and entry.crtrig_values(size)[0] is not None
+        half = size if centred else (L + 1) // 2
+        cache[key] = [_exact_value(entry, size, periodic, n, "float64") for n in range(half)]
+    doubles = cache[key]
+    result = {}
+    for dtype in dtypes:
+        fmt = reference.FLOAT_FORMATS[dtype]
+        bits = []
+        for n in range(size):
+            m = n if n < len(doubles) else L - 1 - n
+            value = doubles[m]
+            if dtype == "float64":
+                bits.append(reference.float_to_bits(value, dtype))
+                continue
+            narrow = _narrow_bits(value, dtype)
+            bits.append(narrow if narrow is not None else
+                        reference.float_to_bits(_exact_value(entry, size, periodic, m, dtype), dtype))
+        result[dtype] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
+    return result
+
+
 def _rational_only(peer_name, kind):
-    if kind in SCIPY_ONLY_KINDS:
+    if kind in SCIPY_ONLY_KINDS or kind in SCIPY_WINDOWS_BY_LABEL:
         raise Unsupported(f"{peer_name} has no {kind} window")
 
 
@@ -176,6 +389,10 @@ def crtrig_peer() -> Peer:
         dt = _numpy_dtype(dtype)
         if kind == "tukey":
             return lambda n: crtrig.windows.tukey(n, TUKEY_ALPHA, sym=not periodic, dtype=dt)
+        if kind in SCIPY_WINDOWS_BY_LABEL:  # NotImplementedError where crtrig does not compute it
+            entry = SCIPY_WINDOWS_BY_LABEL[kind]
+            func = getattr(crtrig.windows, entry.name)
+            return lambda n: func(n, *entry.crtrig_values(n), sym=not periodic, dtype=dt)
         if kind in RATIONAL_KINDS:  # crtrig.windows: scipy's interface
             func = getattr(crtrig.windows, kind)
             return lambda n: func(n, sym=not periodic, dtype=dt)
@@ -206,9 +423,14 @@ def numpy_peer(threads: int = 1) -> Peer:
     functions = {"hann": np.hanning, "hamming": np.hamming, "blackman": np.blackman, "bartlett": np.bartlett}
 
     def window(kind, periodic, dtype):
-        if kind not in functions:
+        entry = SCIPY_WINDOWS_BY_LABEL.get(kind)
+        if entry is not None and entry.numpy is not None:  # np.kaiser(M, beta): symmetric only
+            g = getattr(np, entry.numpy)
+            f = lambda n: g(n, *entry.scipy_values(n - periodic))  # the parameters of the size asked
+        elif kind not in functions:
             raise Unsupported(f"numpy has no {kind} window")
-        f = functions[kind]
+        else:
+            f = functions[kind]
         base = (lambda n: f(n + 1)[:-1]) if periodic else f
         return _cast_from_float64(base, dtype)
 
@@ -233,6 +455,10 @@ def scipy_peer(threads: int = 1) -> Peer:
                  "tukey": lambda n, sym: windows.tukey(n, float(TUKEY_ALPHA), sym=sym)}
 
     def window(kind, periodic, dtype):
+        entry = SCIPY_WINDOWS_BY_LABEL.get(kind)
+        if entry is not None:
+            g = getattr(windows, entry.name)
+            return _cast_from_float64(lambda n: g(n, *entry.scipy_values(n), sym=not periodic), dtype)
         f = functions[kind]
         return _cast_from_float64(lambda n: f(n, sym=not periodic), dtype)
 
@@ -262,6 +488,13 @@ def torch_peer(threads: int = 1) -> Peer:
         return torch.from_numpy(np.ascontiguousarray(array))
 
     def window(kind, periodic, dtype):
+        entry = SCIPY_WINDOWS_BY_LABEL.get(kind)
+        if entry is not None:
+            if entry.torch is None:
+                raise Unsupported(f"torch has no {entry.name} window")
+            expression = entry.torch.format(sym=not periodic, periodic=periodic, dtype="dt")
+            f = eval(compile(f"lambda N: {expression}", "<torch>", "eval"), {"torch": torch, "dt": dtypes[dtype]})
+            return lambda n: to_numpy(f(n))
         if kind not in functions:
             raise Unsupported(f"torch has no {kind} window")
         f, dt = functions[kind], dtypes[dtype]
@@ -490,7 +723,11 @@ class Oracle:
         decimal = kind == "hamming" and hamming == "0.54/0.46"
         key = (decimal, kind, size, periodic, dtype)
         if key not in self._windows:
-            if kind == "tukey":
+            if kind in SCIPY_WINDOWS_BY_LABEL:  # every dtype at once (from the float64 values)
+                entry = SCIPY_WINDOWS_BY_LABEL[kind]
+                for other, array in scipy_window(entry, size, periodic, DTYPES, self._windows).items():
+                    self._windows[(decimal, kind, size, periodic, other)] = array
+            elif kind == "tukey":
                 fmt = reference.FLOAT_FORMATS[dtype]
                 bits = [tukey_bits(size, periodic, i, dtype) for i in range(size)]
                 self._windows[key] = np.array(bits, dtype=fmt.bits_dtype).view(fmt.dtype)
@@ -666,7 +903,8 @@ def run(args, out=None) -> int:
 
 def report(args) -> str:
     started = time.perf_counter()
-    kinds = [op for op in args.ops if op in WINDOW_KINDS]
+    kinds = [op for op in args.ops if op in WINDOW_KINDS] + [
+        entry.label for entry in SCIPY_WINDOWS if entry.name in args.ops]
     functions = [op for op in args.ops if op in TRIG_FUNCTIONS]
     pi_functions = [op for op in args.ops if op in PI_FUNCTIONS]
     tan_functions = [op for op in args.ops if op in TAN_FUNCTIONS]
