@@ -157,8 +157,8 @@ QUICK = Settings(trig_size=1 << 16, window_sizes=(10**3, 10**5), row_budget_s=0.
 # 2-thread pool: the default run 153 s (the 10^7 windows, at 5 rounds, 4.5 to 11 s each;
 # the other rows 1.5 to 4 s), --quick 20 s (27-28 s with the rows of the exp, Kaiser and
 # cosine-family windows: two runs, numpy and scipy (and onnxruntime) as peers, a low-priority
-# job on the other core).
-DEFAULT_RUN_TIME = "about 2.5 minutes"
+# job on the other core); the default run with those rows 246 s (numpy, scipy and onnxruntime).
+DEFAULT_RUN_TIME = "about 4 minutes"
 QUICK_RUN_TIME = "about 30 s"
 
 
