@@ -31,6 +31,18 @@ void crtrig_trig_task_init(crtrig_trig_task *task, const crtrig_eval_options *op
                            crtrig_stage_counts *counts);
 void crtrig_trig_task_end(crtrig_trig_task *task);
 
+/* Test-hook bookkeeping of the per-element stages (tan.c, trigpi.c): one element
+ * decided at an exact point (stage < 0) or by stage `stage`, when counts are kept. */
+static inline void crtrig_count_stage(crtrig_trig_task *task, int stage)
+{
+    if (task->counts) {
+        if (stage < 0)
+            task->counts->exact++;
+        else
+            task->counts->by_stage[stage]++;
+    }
+}
+
 /* f(x) correctly rounded into fmt (float16, bfloat16, float32 or float64) as
  * a double, for any double x that is a value of that format (NaN and inf
  * included; for float64, every double), starting at first_stage (for float64,

@@ -494,16 +494,6 @@ static int tanpi_multi(int k, double t, crtrig_dtype fmt, crtrig_trig_task *task
 
 /* ------------------------------------------------------------------------ */
 
-static void count_stage(crtrig_trig_task *task, int stage)
-{
-    if (task->counts) {
-        if (stage < 0)
-            task->counts->exact++;
-        else
-            task->counts->by_stage[stage]++;
-    }
-}
-
 /* A decided value above the format's largest finite one (float16 tan only):
  * rounding with an unbounded exponent gave v > max, so the exact value is at
  * least v minus half its gap >= 2^16 - 16 = 65520, the overflow threshold, and
@@ -530,7 +520,7 @@ static int nan_or_inf(double x, crtrig_trig_task *task, double *result)
         task->raise_flags |= CRTRIG_FLAG_INVALID;
     }
     memcpy(result, &bits, sizeof bits);
-    count_stage(task, -1);
+    crtrig_count_stage(task, -1);
     return 1;
 }
 
@@ -542,13 +532,13 @@ static int tan_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_ta
     int negative = 0, rc;
     if (ax == 0.0 || (fmt == CRTRIG_FLOAT64 && ax < TAN_IS_X_BELOW && first_stage < CRTRIG_STAGE_MULTI)) {
         *result = x;  /* +-0, and the tiny shortcut */
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (fmt != CRTRIG_FLOAT64 && first_stage <= CRTRIG_STAGE_DOUBLE) {
         double y, e;
         if (tan_double_value(ax, &y, &e) && crtrig_decide_d(y, e, fmt, &v)) {
-            count_stage(task, CRTRIG_STAGE_DOUBLE);
+            crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE);
             v = overflow_check(fabs(v), fmt, task);
             *result = ((y < 0.0) != (x < 0.0)) ? -v : v;
             return CRTRIG_OK;
@@ -559,13 +549,13 @@ static int tan_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_ta
         dd_t Q = tan_dd_value(ax, &odd);
         (void)odd;
         if (crtrig_decide_dd(Q, fabs(Q.hi) * 0x1p-99, fmt, &v)) {
-            count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+            crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
             v = overflow_check(fabs(v), fmt, task);
             *result = ((Q.hi < 0.0) != (x < 0.0)) ? -v : v;
             return CRTRIG_OK;
         }
     }
-    count_stage(task, CRTRIG_STAGE_MULTI);
+    crtrig_count_stage(task, CRTRIG_STAGE_MULTI);
     rc = tan_multi(ax, fmt, task, &v, &negative);
     if (rc != CRTRIG_OK)
         return rc;
@@ -584,14 +574,14 @@ static int tanpi_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_
     memcpy(&bits, &x, sizeof bits);
     if (ax == 0.0) {
         *result = x;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (ax >= 0x1p52) {  /* an integer: +0 if even, -0 if odd (last bit below 2^53) */
         int odd = ax < 0x1p53 && (bits & 1u);
         v = odd ? -0.0 : 0.0;
         *result = negate ? -v : v;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     k = crtrig_trigpi_reduce(0, ax, &t);
@@ -603,20 +593,20 @@ static int tanpi_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_
             v = (k == 0) ? 0.0 : -0.0;
         }
         *result = negate ? -v : v;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (t == 0.25 || t == -0.25) {  /* tan(+-pi/4) = +-1; -cot(+-pi/4) = -+1 */
         v = ((t > 0.0) != ((k & 1) != 0)) ? 1.0 : -1.0;
         *result = negate ? -v : v;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (first_stage < CRTRIG_STAGE_MULTI) {
         if (fmt == CRTRIG_FLOAT64 && ax < 0x1p-60) {
             /* here k = 0 and t = ax: tan(pi ax), positive */
             if (crtrig_trigpi_tiny(ax, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 *result = negate ? -v : v;
                 return CRTRIG_OK;
             }
@@ -625,20 +615,20 @@ static int tanpi_value(double x, crtrig_dtype fmt, int first_stage, crtrig_trig_
             if (fmt != CRTRIG_FLOAT64 && first_stage <= CRTRIG_STAGE_DOUBLE) {
                 y = tanpi_double_value(k, t, &e);
                 if (crtrig_decide_d(y, e, fmt, &v)) {
-                    count_stage(task, CRTRIG_STAGE_DOUBLE);
+                    crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE);
                     *result = negate ? -v : v;
                     return CRTRIG_OK;
                 }
             }
             dd_t Q = tanpi_dd_value(k, t);
             if (crtrig_decide_dd(Q, fabs(Q.hi) * 0x1p-99, fmt, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 *result = negate ? -v : v;
                 return CRTRIG_OK;
             }
         }
     }
-    count_stage(task, CRTRIG_STAGE_MULTI);
+    crtrig_count_stage(task, CRTRIG_STAGE_MULTI);
     rc = tanpi_multi(k, t, fmt, task, &v, &negative);
     if (rc != CRTRIG_OK)
         return rc;

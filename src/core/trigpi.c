@@ -277,15 +277,6 @@ static int stage_multi(int k, double t, crtrig_dtype fmt, int start_bits, crtrig
     return CRTRIG_ENOCONV;
 }
 
-static void count_stage(crtrig_trig_task *task, int stage)
-{
-    if (task->counts) {
-        if (stage < 0)
-            task->counts->exact++;
-        else
-            task->counts->by_stage[stage]++;
-    }
-}
 
 int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int first_stage,
                         crtrig_trig_task *task, double *result)
@@ -303,7 +294,7 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
             task->raise_flags |= CRTRIG_FLAG_INVALID;
         }
         memcpy(result, &bits, sizeof bits);
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     ax = fabs(x);
@@ -311,12 +302,12 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
     if (ax >= 0x1p52) {                 /* an integer: parity from the last bit */
         int odd = ax < 0x1p53 && (bits & 1u);
         *result = use_cos ? (odd ? -1.0 : 1.0) : (negate ? -0.0 : 0.0);
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (ax == 0.0) {
         *result = use_cos ? 1.0 : x;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     /* cospi: for 0 < ax < 2^-29, 0 < 1 - cos(pi ax) < (pi ax)^2/2 < pi^2 2^-59
@@ -324,43 +315,43 @@ int crtrig_trigpi_value(crtrig_trig_func func, double x, crtrig_dtype fmt, int f
      * RN = 1.  Not for a forced multi-precision stage, which is right here too. */
     if (use_cos && ax < 0x1p-29 && first_stage < CRTRIG_STAGE_MULTI) {
         *result = 1.0;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     k = crtrig_trigpi_reduce(use_cos, ax, &t);
     if (t == 0.0) {  /* x a multiple of 1/2: 0 or +-1 exactly; a zero is +0 */
         v = (k & 1) ? ((k & 2) ? -1.0 : 1.0) : 0.0;
         *result = negate ? -v : v;
-        count_stage(task, -1);
+        crtrig_count_stage(task, -1);
         return CRTRIG_OK;
     }
     if (first_stage < CRTRIG_STAGE_MULTI) {
         if (fmt == CRTRIG_FLOAT64 && !use_cos && ax < 0x1p-60) {
             if (crtrig_trigpi_tiny(ax, &v)) {  /* a double-double evaluation: counted as such */
-                count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 goto done;
             }
         } else if (fmt == CRTRIG_FLOAT64) {
             if (first_stage <= CRTRIG_STAGE_DOUBLE && stage_first64(use_cos, ax, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE);
                 goto done;
             }
             if (stage_double_double(k, t, fmt, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 goto done;
             }
         } else {
             if (first_stage <= CRTRIG_STAGE_DOUBLE && stage_double(k, t, fmt, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE);
                 goto done;
             }
             if (stage_double_double(k, t, fmt, &v)) {
-                count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
+                crtrig_count_stage(task, CRTRIG_STAGE_DOUBLE_DOUBLE);
                 goto done;
             }
         }
     }
-    count_stage(task, CRTRIG_STAGE_MULTI);
+    crtrig_count_stage(task, CRTRIG_STAGE_MULTI);
     rc = stage_multi(k, t, fmt, task->multi_bits > 0 ? task->multi_bits : PI_MULTI_DEFAULT_BITS,
                      task, &v);
     if (rc != CRTRIG_OK)
