@@ -115,6 +115,24 @@ def _rst_blocks(text):
     return blocks
 
 
+# CPython before 3.13 can set an exception while the garbage collector clears a
+# memoryview that still has an export (python/cpython#77894, fixed by #123898 in
+# 3.13): "Exception ignored in tp_clear of: <class 'memoryview'> ... BufferError:
+# memoryview has 1 exported buffer", and the error may then surface in whatever code
+# runs next.  dask.distributed's pickle-5 buffers meet it now and then under load: the
+# dask block of docs/user-guide.md failed so in one CI run (Python 3.11, distributed
+# 2024.8.1, the floors venv) and passed in eight reruns on the same venv.  A run that
+# fails with exactly that message is run again, at most twice; any other failure, or
+# that one three times, fails the test.
+GC_MEMORYVIEW_RETRIES = 2 if sys.version_info < (3, 13) else 0
+
+
+def cpython_memoryview_gc_bug(stderr):
+    """Whether a failed run's stderr shows CPython's memoryview tp_clear bug."""
+    return ("Exception ignored in tp_clear of: <class 'memoryview'>" in stderr
+            and "BufferError: memoryview has 1 exported buffer" in stderr)
+
+
 def run_file(label, line, source, directory, what="the python block"):
     """Write ``source`` to a file in ``directory`` and run it in a fresh
     interpreter, from that directory.  A failure names ``label:line``, and the
@@ -123,8 +141,11 @@ def run_file(label, line, source, directory, what="the python block"):
     path = os.path.join(directory, f"{stem}_{line}.py")
     with open(path, "w", encoding="utf-8") as f:
         f.write(source)
-    run = subprocess.run([sys.executable, path], cwd=directory, capture_output=True, text=True,
-                         timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
+    for attempt in range(1 + GC_MEMORYVIEW_RETRIES):
+        run = subprocess.run([sys.executable, path], cwd=directory, capture_output=True, text=True,
+                             timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
+        if run.returncode == 0 or not cpython_memoryview_gc_bug(run.stderr):
+            break
     if run.returncode != 0:
         stderr = run.stderr.replace(path, label)
         last = (stderr.strip().splitlines() or ["(no message)"])[-1]
@@ -426,3 +447,12 @@ def test_the_docs_need_no_network():
     assert not [e for e in extensions if "intersphinx" in e or "linkcheck" in e], extensions
     code = conf.replace(ast.get_docstring(tree) or "", "")
     assert "intersphinx_mapping" not in code and "http://" not in code and "https://" not in code
+
+
+def test_memoryview_gc_bug_is_recognized_only_by_its_message():
+    """run_file runs a block again only for CPython's memoryview tp_clear bug."""
+    bug = ("Exception ignored in tp_clear of: <class 'memoryview'>\n"
+           "BufferError: memoryview has 1 exported buffer\n")
+    assert cpython_memoryview_gc_bug("Traceback (most recent call last):\n" + bug)
+    assert not cpython_memoryview_gc_bug("BufferError: memoryview has 1 exported buffer\n")
+    assert not cpython_memoryview_gc_bug("RuntimeError: Nanny failed to start worker process\n")
