@@ -516,7 +516,9 @@ def test_many_threads_at_the_first_use_of_a_broken_pass():
 
 
 def test_the_fault_hook_refuses_what_it_cannot_do():
-    for args in [(0, 2, 0), (3, 2, 0), (1, 16, 0), (1, -1, 0), (1, 2, 316), (1, 2, 10_000)]:
+    past_last = _core._selfcheck_input_count(2)  # sin float32's stored inputs: indices 0 .. count - 1
+    assert past_last > 0
+    for args in [(0, 2, 0), (3, 2, 0), (1, 16, 0), (1, -1, 0), (1, 2, past_last), (1, 2, 10_000)]:
         with pytest.raises(ValueError):
             _core._selfcheck_fault(*args)
     _core._selfcheck_fault(1, 2, -1)  # repairs (nothing armed)
