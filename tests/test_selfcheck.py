@@ -47,8 +47,10 @@ CLEAN_RANGE = {"float16": (2.0 ** -13, 2.0 ** 24), "bfloat16": (2.0 ** -13, 2.0 
 TRIG_PASSES = [(func, fmt) for func in ("sin", "cos") for fmt in FORMATS]
 #: sinpi and cospi: float32 and float64 passes (their 16-bit formats have none).
 PI_PASSES = [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")]
-NPASSES = len(TRIG_PASSES) + len(FORMATS) + len(PI_PASSES)
-FUNC_CODES = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3}
+#: tan: float32 and float64 passes (tan_pass.h), on sin's stored inputs.
+TAN_PASSES = [("tan", fmt) for fmt in ("float32", "float64")]
+NPASSES = len(TRIG_PASSES) + len(FORMATS) + len(PI_PASSES) + len(TAN_PASSES)
+FUNC_CODES = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3, "tan": 4}
 
 
 def lower_target(target):
@@ -90,7 +92,9 @@ PRELUDE = textwrap.dedent("""
     from crtrig import _core
     DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
               "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
-    FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos, "sinpi": crtrig.sinpi, "cospi": crtrig.cospi}
+    FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos, "sinpi": crtrig.sinpi, "cospi": crtrig.cospi,
+             "tan": crtrig.tan}
+    NPASSES = len(_core.SELFCHECK_PASSES)
     def stored(func, fmt):
         bits, clean = _core.selfcheck_inputs(_core.selfcheck_pass(func, fmt))
         return bits.view(DTYPES[fmt])
@@ -124,10 +128,12 @@ def from_hex(text, fmt):
 # ---------------------------------------------------------------------------
 
 def test_the_passes_and_their_bounded_inputs():
-    """16 passes; each check compares at most 512 stored inputs (the cost bound),
-    and a few hundred in fact.  sinpi and cospi use the inputs of sin and cos."""
-    assert _core.SELFCHECK_PASSES == tuple(TRIG_PASSES + [("window", fmt) for fmt in FORMATS] + PI_PASSES)
-    for func, fmt in PI_PASSES:
+    """18 passes; each check compares at most 512 stored inputs (the cost bound),
+    and a few hundred in fact.  sinpi and cospi use the inputs of sin and cos, tan
+    those of sin."""
+    assert _core.SELFCHECK_PASSES == tuple(TRIG_PASSES + [("window", fmt) for fmt in FORMATS] + PI_PASSES
+                                           + TAN_PASSES)
+    for func, fmt in PI_PASSES + TAN_PASSES:
         assert np.array_equal(inputs_of(func, fmt)[0].view(UINTS[fmt]), inputs_of(func[:3], fmt)[0].view(UINTS[fmt]))
     for p, (func, fmt) in enumerate(_core.SELFCHECK_PASSES):
         count = _core._selfcheck_input_count(p)
@@ -247,7 +253,7 @@ def test_the_check_runs_once_per_pass_at_its_first_use():
     calls (any size, strides, out=, threads) do not, nor do calls that name a target;
     show_config() runs the ones left, once each."""
     result = run_child("""
-        runs = lambda: [_core._selfcheck_runs(p) for p in range(16)]
+        runs = lambda: [_core._selfcheck_runs(p) for p in range(NPASSES)]
         at_import = runs()
         x = np.linspace(-10, 10, 70000).astype(np.float32)
         _core.trig_with_target(0, 0, x)          # a named target: unchecked
@@ -272,7 +278,7 @@ def test_the_check_runs_once_per_pass_at_its_first_use():
 def test_the_baseline_is_the_reference_and_never_checked():
     result = run_child("""
         crtrig.sin(np.float32([1, 2])); crtrig.hann_window(8); crtrig.show_config(file=open("/dev/null", "w"))
-        print(json.dumps({"runs": [_core._selfcheck_runs(p) for p in range(16)],
+        print(json.dumps({"runs": [_core._selfcheck_runs(p) for p in range(NPASSES)],
                           "report": _core.selfcheck_report(), "rerun": _core._selfcheck_rerun(3)}))
     """, target="baseline")
     assert result["runs"] == [0] * NPASSES and result["rerun"] == "baseline"
@@ -289,7 +295,7 @@ def test_every_pass_of_every_simd_target_here_passes(target):
             warnings.simplefilter("always")
             report = _core.selfcheck_run_all()
         print(json.dumps({"report": report, "warnings": selfcheck_warnings(caught),
-                          "reruns": [_core._selfcheck_rerun(p) for p in range(16)]}))
+                          "reruns": [_core._selfcheck_rerun(p) for p in range(NPASSES)]}))
     """, target=NAMES[target])
     assert result["warnings"] == []
     for entry in result["report"]:
@@ -303,7 +309,8 @@ def test_every_pass_of_every_simd_target_here_passes(target):
 # ---------------------------------------------------------------------------
 
 BROKEN_TRIG = [("sin", "float32", 7), ("cos", "float64", 3), ("sin", "float16", 11), ("cos", "bfloat16", 300),
-               ("sin", "float64", 200), ("sinpi", "float32", 8), ("cospi", "float64", 5)]
+               ("sin", "float64", 200), ("sinpi", "float32", 8), ("cospi", "float64", 5),
+               ("tan", "float32", 7), ("tan", "float64", 200)]
 
 
 @pytest.mark.parametrize("target", SIMD, ids=[NAMES[i] for i in SIMD])
@@ -332,7 +339,8 @@ def test_a_broken_sin_cos_kernel_is_replaced_by_the_next_target_down(func, fmt, 
                           "config": "".join(config), "runs": _core._selfcheck_runs(p)}}))
     """, target=NAMES[target])
     x, _ = inputs_of(func, fmt)
-    want = oracle.trig(func, x) if func in ("sin", "cos") else oracle.trigpi(func, x)
+    want = (oracle.trig(func, x) if func in ("sin", "cos") else oracle.tan_family(func, x) if func == "tan"
+            else oracle.trigpi(func, x))
     assert same_bits(from_hex(result["first"], fmt), want)
     assert same_bits(from_hex(result["again"], fmt), want)
     named = from_hex(result["named"], fmt)
@@ -518,11 +526,11 @@ def test_many_threads_at_the_first_use_of_a_broken_pass():
 def test_the_fault_hook_refuses_what_it_cannot_do():
     past_last = _core._selfcheck_input_count(2)  # sin float32's stored inputs: indices 0 .. count - 1
     assert past_last > 0
-    for args in [(0, 2, 0), (3, 2, 0), (1, 16, 0), (1, -1, 0), (1, 2, past_last), (1, 2, 10_000)]:
+    for args in [(0, 2, 0), (3, 2, 0), (1, NPASSES, 0), (1, -1, 0), (1, 2, past_last), (1, 2, 10_000)]:
         with pytest.raises(ValueError):
             _core._selfcheck_fault(*args)
     _core._selfcheck_fault(1, 2, -1)  # repairs (nothing armed)
-    assert _core._selfcheck_runs(16) == -1 and _core._selfcheck_input_count(16) == 0
+    assert _core._selfcheck_runs(NPASSES) == -1 and _core._selfcheck_input_count(NPASSES) == 0
 
 
 # ---------------------------------------------------------------------------

@@ -18,14 +18,16 @@ static const crtrig_target TARGETS[TARGET_COUNT] = {
     crtrig_sinpi_table_##suffix, crtrig_sincos_pass_value_##suffix,                           \
     crtrig_sincos64_pass_value_##suffix, crtrig_window_pass_value_##suffix,                   \
     crtrig_window64_pass_value_##suffix,                                                      \
-    {0, 0, crtrig_trigpi_pass_float32_##suffix, crtrig_trigpi_pass_float64_##suffix}
+    {0, 0, crtrig_trigpi_pass_float32_##suffix, crtrig_trigpi_pass_float64_##suffix},         \
+    {0, 0, crtrig_tan_pass_float32_##suffix, crtrig_tan_pass_float64_##suffix},               \
+    crtrig_tan64_pass_value_##suffix
     {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
     {"avx2", CRTRIG_PASSES(avx2)},
     {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}},
-    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}},
+    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0},
+    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0},
 #endif
 };
 
@@ -151,5 +153,20 @@ int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, in
         (!large && a >= 0x4100000000000000u))
         return CRTRIG_EINVAL;
     *flag = t->sincos64_value((int)func, x, large != 0, hi, lo, e);
+    return CRTRIG_OK;
+}
+
+int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+                              int *flag)
+{
+    const crtrig_target *t = crtrig_target_at(target);
+    uint64_t a;
+    memcpy(&a, &x, sizeof a);
+    a &= 0x7fffffffffffffffu;
+    /* finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
+    if (!t || !t->tan64_value || a < 0x3e40000000000000u || a >= 0x7ff0000000000000u ||
+        (!large && a >= 0x4100000000000000u))
+        return CRTRIG_EINVAL;
+    *flag = t->tan64_value(x, large != 0, hi, lo, e);
     return CRTRIG_OK;
 }

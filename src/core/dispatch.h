@@ -44,6 +44,7 @@ typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *h
                                         double *e);
 typedef int (*crtrig_window_value_fn)(const struct crtrig_window_coef *coef, int fmt, double sa, double ca, double fs, double fc,
                                       double *w, double *e);
+typedef int (*crtrig_tan64_value_fn)(double x, int large, double *hi, double *lo, double *e);
 typedef int (*crtrig_window64_value_fn)(const struct crtrig_window_coef *coef, const double *entries, double *hi, double *lo,
                                         double *e);
 
@@ -60,6 +61,10 @@ typedef struct crtrig_target {
     /* sinpi/cospi first passes (trigpi_pass.h), float32 and float64 only (NULL for
      * float16 and bfloat16, which go through the per-element stages). */
     crtrig_sincos_pass_fn trigpi_pass[4];
+    /* tan first passes (tan_pass.h), float32 and float64 only (NULL for the 16-bit
+     * formats), and the float64 one's test hook (the unrounded value and its bound). */
+    crtrig_sincos_pass_fn tan_pass[4];
+    crtrig_tan64_value_fn tan64_value;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -95,7 +100,17 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_window_pass_value_##suffix(const struct crtrig_window_coef *, int, double, double, double, double, double *, double *); \
     int crtrig_window64_pass_value_##suffix(const struct crtrig_window_coef *, const double *, double *, double *, double *); \
     int crtrig_trigpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *); \
-    int crtrig_trigpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);
+    int crtrig_trigpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *); \
+    int crtrig_tan_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);    \
+    int crtrig_tan_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);    \
+    int crtrig_tan64_pass_value_##suffix(double, int, double *, double *, double *);
+/* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
+ * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
+ * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag
+ * as in crtrig_sincos64_value_target.  CRTRIG_EINVAL outside that domain. */
+int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+                              int *flag);
+
 CRTRIG_DECLARE_PASSES(baseline)
 CRTRIG_DECLARE_PASSES(avx2)
 CRTRIG_DECLARE_PASSES(avx512)

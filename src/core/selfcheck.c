@@ -118,17 +118,21 @@ static const size_t TRIG_COUNTS[8] = {
 };
 enum { WINDOW_RANGES = sizeof SELFCHECK_WINDOWS / sizeof SELFCHECK_WINDOWS[0] };
 
-/* The stored inputs' slot of a sin/cos/sinpi/cospi pass, or -1.  sinpi and cospi
+/* The stored inputs' slot of a sin/cos/sinpi/cospi/tan pass, or -1.  sinpi and cospi
  * (passes CRTRIG_SELFCHECK_TRIGPI ..) reuse the inputs of sin and cos of their
  * format: ordinary inputs of every magnitude (through the pass's reduction, table and
  * rounding test), hard ones for sin and cos, and huge (integers: the exact path),
- * tiny, subnormal, zero, infinite and NaN inputs. */
+ * tiny, subnormal, zero, infinite and NaN inputs.  tan (CRTRIG_SELFCHECK_TAN ..)
+ * reuses sin's: the same reductions and tables, and inputs near multiples of pi/2
+ * (tan's zeros and poles). */
 static int trig_slot(int pass)
 {
     if (pass >= 0 && pass < CRTRIG_SELFCHECK_WINDOW)
         return pass;
-    if (pass >= CRTRIG_SELFCHECK_TRIGPI && pass < CRTRIG_SELFCHECK_PASSES)
+    if (pass >= CRTRIG_SELFCHECK_TRIGPI && pass < CRTRIG_SELFCHECK_TAN)
         return 4 * ((pass - CRTRIG_SELFCHECK_TRIGPI) / 2) + 2 + (pass - CRTRIG_SELFCHECK_TRIGPI) % 2;
+    if (pass >= CRTRIG_SELFCHECK_TAN && pass < CRTRIG_SELFCHECK_PASSES)
+        return 2 + (pass - CRTRIG_SELFCHECK_TAN);
     return -1;
 }
 

@@ -17,6 +17,7 @@
 #include "window64_pass.h"
 #include "sinpi_table_pass.h"
 #include "trigpi_pass.h"
+#include "tan_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

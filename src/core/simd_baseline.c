@@ -16,3 +16,4 @@
 #include "window64_pass.h"
 #include "sinpi_table_pass.h"
 #include "trigpi_pass.h"
+#include "tan_pass.h"

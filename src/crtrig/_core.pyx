@@ -31,6 +31,10 @@ cdef extern from "bessel_i0.h" nogil:
                            int fmt, double *out, unsigned char *undecided, size_t *n_undecided)
     double CRTRIG_KAISER_MAX_BETA
 
+cdef extern from "dispatch.h" nogil:
+    int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+                                  int *flag)
+
 cdef extern from "selfcheck.h" nogil:
     ctypedef struct crtrig_selfcheck_window_input:
         int kind
@@ -292,16 +296,17 @@ STAGES = ("double", "double-double", "multi-precision")
 SELFCHECK_PASSES = tuple([(func, fmt) for func in ("sin", "cos")
                           for fmt in ("float16", "bfloat16", "float32", "float64")]
                          + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")]
-                         + [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")])
-#: (func code, dtype code) of each sin/cos/sinpi/cospi pass (None for the windows').
+                         + [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")]
+                         + [("tan", fmt) for fmt in ("float32", "float64")])
+#: (func code, dtype code) of each sin/cos/sinpi/cospi/tan pass (None for the windows').
 _TRIG_PASS_CODES = tuple([(f, d) for f in (0, 1) for d in range(4)] + [None] * 4
-                         + [(f, d) for f in (2, 3) for d in (2, 3)])
+                         + [(f, d) for f in (2, 3) for d in (2, 3)] + [(4, d) for d in (2, 3)])
 #: The window pass of each window dtype code (integer outputs are casts of float32's).
 cdef int _WINDOW_FORMAT[12]
 _WINDOW_FORMAT[:] = [0, 1, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2]
 #: Per pass: the RuntimeWarning has been raised (read and written with the GIL held).
-cdef int _selfcheck_warned[16]
-_selfcheck_warned[:] = [0] * 16
+cdef int _selfcheck_warned[18]
+_selfcheck_warned[:] = [0] * 18
 _SELFCHECK_STATUS = {CRTRIG_SELFCHECK_NOT_RUN: "not run", CRTRIG_SELFCHECK_DONE: "checked",
                      CRTRIG_SELFCHECK_REFERENCE: "reference", CRTRIG_SELFCHECK_UNAVAILABLE: "unavailable"}
 _WINDOW_NAMES = {0: "hann", 1: "hamming", 2: "blackman", CRTRIG_GENERAL_HAMMING: "general_hamming"}
@@ -1441,6 +1446,16 @@ def sincos64_pass_value(int target, int func, double x, bint large):
     cdef double hi = 0.0, lo = 0.0, e = 0.0
     cdef int flag = 0
     _check(crtrig_sincos64_value_target(target, func, x, large, &hi, &lo, &e, &flag))
+    return hi, lo, e, flag
+
+
+def tan64_pass_value(int target, double x, bint large):
+    """Test hook: (hi, lo, e, flag) of the float64 tan first pass of SIMD target index
+    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17): its
+    unrounded tan(x) = hi + lo, the bound e it rounds with, and its undecided code."""
+    cdef double hi = 0.0, lo = 0.0, e = 0.0
+    cdef int flag = 0
+    _check(crtrig_tan64_value_target(target, x, large, &hi, &lo, &e, &flag))
     return hi, lo, e, flag
 
 
