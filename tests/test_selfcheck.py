@@ -47,10 +47,10 @@ CLEAN_RANGE = {"float16": (2.0 ** -13, 2.0 ** 24), "bfloat16": (2.0 ** -13, 2.0 
 TRIG_PASSES = [(func, fmt) for func in ("sin", "cos") for fmt in FORMATS]
 #: sinpi and cospi: float32 and float64 passes (their 16-bit formats have none).
 PI_PASSES = [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")]
-#: tan: float32 and float64 passes (tan_pass.h), on sin's stored inputs.
-TAN_PASSES = [("tan", fmt) for fmt in ("float32", "float64")]
+#: tan and tanpi: float32 and float64 passes (tan_pass.h), on sin's stored inputs.
+TAN_PASSES = [(func, fmt) for func in ("tan", "tanpi") for fmt in ("float32", "float64")]
 NPASSES = len(TRIG_PASSES) + len(FORMATS) + len(PI_PASSES) + len(TAN_PASSES)
-FUNC_CODES = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3, "tan": 4}
+FUNC_CODES = {"sin": 0, "cos": 1, "sinpi": 2, "cospi": 3, "tan": 4, "tanpi": 5}
 
 
 def lower_target(target):
@@ -93,7 +93,7 @@ PRELUDE = textwrap.dedent("""
     DTYPES = {"float16": np.dtype(np.float16), "bfloat16": np.dtype(ml_dtypes.bfloat16),
               "float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
     FUNCS = {"sin": crtrig.sin, "cos": crtrig.cos, "sinpi": crtrig.sinpi, "cospi": crtrig.cospi,
-             "tan": crtrig.tan}
+             "tan": crtrig.tan, "tanpi": crtrig.tanpi}
     NPASSES = len(_core.SELFCHECK_PASSES)
     def stored(func, fmt):
         bits, clean = _core.selfcheck_inputs(_core.selfcheck_pass(func, fmt))
@@ -128,13 +128,14 @@ def from_hex(text, fmt):
 # ---------------------------------------------------------------------------
 
 def test_the_passes_and_their_bounded_inputs():
-    """18 passes; each check compares at most 512 stored inputs (the cost bound),
+    """20 passes; each check compares at most 512 stored inputs (the cost bound),
     and a few hundred in fact.  sinpi and cospi use the inputs of sin and cos, tan
-    those of sin."""
+    and tanpi those of sin."""
     assert _core.SELFCHECK_PASSES == tuple(TRIG_PASSES + [("window", fmt) for fmt in FORMATS] + PI_PASSES
                                            + TAN_PASSES)
     for func, fmt in PI_PASSES + TAN_PASSES:
-        assert np.array_equal(inputs_of(func, fmt)[0].view(UINTS[fmt]), inputs_of(func[:3], fmt)[0].view(UINTS[fmt]))
+        base = "sin" if func.startswith("tan") else func[:3]
+        assert np.array_equal(inputs_of(func, fmt)[0].view(UINTS[fmt]), inputs_of(base, fmt)[0].view(UINTS[fmt]))
     for p, (func, fmt) in enumerate(_core.SELFCHECK_PASSES):
         count = _core._selfcheck_input_count(p)
         assert 200 <= count <= 512, (func, fmt, count)
@@ -310,7 +311,7 @@ def test_every_pass_of_every_simd_target_here_passes(target):
 
 BROKEN_TRIG = [("sin", "float32", 7), ("cos", "float64", 3), ("sin", "float16", 11), ("cos", "bfloat16", 300),
                ("sin", "float64", 200), ("sinpi", "float32", 8), ("cospi", "float64", 5),
-               ("tan", "float32", 7), ("tan", "float64", 200)]
+               ("tan", "float32", 7), ("tan", "float64", 200), ("tanpi", "float32", 9), ("tanpi", "float64", 6)]
 
 
 @pytest.mark.parametrize("target", SIMD, ids=[NAMES[i] for i in SIMD])
@@ -339,8 +340,8 @@ def test_a_broken_sin_cos_kernel_is_replaced_by_the_next_target_down(func, fmt, 
                           "config": "".join(config), "runs": _core._selfcheck_runs(p)}}))
     """, target=NAMES[target])
     x, _ = inputs_of(func, fmt)
-    want = (oracle.trig(func, x) if func in ("sin", "cos") else oracle.tan_family(func, x) if func == "tan"
-            else oracle.trigpi(func, x))
+    want = (oracle.trig(func, x) if func in ("sin", "cos") else oracle.tan_family(func, x)
+            if func.startswith("tan") else oracle.trigpi(func, x))
     assert same_bits(from_hex(result["first"], fmt), want)
     assert same_bits(from_hex(result["again"], fmt), want)
     named = from_hex(result["named"], fmt)

@@ -268,17 +268,13 @@ def test_fixed_point_stage_from_other_precisions(bits):
 
 
 def test_first_stages_decide_almost_everything():
-    """float64 tan from its first pass (counted as the double stage: tan_pass.h), tanpi
-    from double-double; the narrow formats mostly from the double stage (float32 tan:
-    the pass)."""
+    """float64 from the first pass (counted as the double stage: tan_pass.h), the
+    rest from double-double; float32 likewise."""
     rng = np.random.default_rng(5)
     for func in FUNCS:
         x = rng.uniform(-1e5, 1e5, 20000)
         _, counts = _core.trig_strided(0, CODE[func], x)
-        first = "double" if func == "tan" else "double-double"
-        assert counts["multi-precision"] <= 2 and counts[first] >= 19990, counts
-        if func == "tanpi":
-            assert counts["double"] == 0, counts
+        assert counts["multi-precision"] <= 2 and counts["double"] >= 19990, counts
         assert counts["double"] + counts["double-double"] + counts["exact"] == x.size - counts["multi-precision"]
         for x32 in (rng.uniform(-1, 1, 20000).astype(np.float32), rng.uniform(-1e5, 1e5, 20000).astype(np.float32)):
             _, counts = _core.trig_strided(0, CODE[func], x32)
@@ -322,6 +318,77 @@ def test_double_double_bound_holds(func):
     assert _core.tan_dd_value(CODE[func], math.inf) is None
     assert _core.tan_dd_value(CODE["tanpi"], 0.25) is None
     assert _core.tan_dd_value(CODE["tan"], 1e-9) is None
+
+
+# ---------------------------------------------------------------------------
+# The SIMD first pass of tan (tan_pass.h): its bound, and its chunk kinds
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
+def test_tan64_pass_bound_holds(target):
+    """The float64 pass's unrounded quotient is within the bound it rounds with
+    (tan_pass.h) of tan(x) from mpmath at 400 bits, through both reductions, on random
+    inputs, inputs near multiples of pi/2 (tan's zeros and poles: tiny cosines) and
+    huge ones; and that bound is tight enough to decide: below 2^-60 |tan x| + 2^-96
+    (1 + tan^2 x), the small reduction's absolute error (|k| 2^-119, |k| < 2^22.4)
+    divided by cos^2 x (sin/cos near a zero or a pole: tan' = 1 + tan^2)."""
+    rng = np.random.default_rng(64)
+    near = half_pi_multiples()
+    sets = [(False, False, np.concatenate([rng.uniform(-4, 4, 200), np.exp2(rng.uniform(-27, 17, 200))])),
+            (False, True, near[np.abs(near) < 2.0 ** 17][::7]),
+            (True, False, np.exp2(rng.uniform(-27, 1023, 200))), (True, True, near[::29])]
+    worst, flagged = 0.0, 0
+    with mpmath.workprec(400):
+        for is_large, hard, xs in sets:
+            for v in xs.tolist():
+                if abs(v) < 2.0 ** -27:
+                    continue
+                hi, lo, e, flag = _core.tan64_pass_value(target, v, is_large)
+                exact = mpmath.tan(mpmath.mpf(v))
+                err = abs(mpmath.mpf(hi) + mpmath.mpf(lo) - exact)
+                assert err <= e, (v.hex(), is_large, float(err), e)
+                assert abs(lo) <= 2.0 ** -53 * abs(hi)
+                t = float(abs(exact))
+                worst = max(worst, e / (2.0 ** -60 * t + 2.0 ** -96 * (1 + t * t)))
+                flagged += flag != 0 and not hard  # random inputs: almost all decided
+    assert worst < 1 and flagged <= 2, (worst, flagged)
+    with pytest.raises(ValueError):
+        _core.tan64_pass_value(target, 2.0 ** 17, False)  # the small reduction's domain
+    with pytest.raises(ValueError):
+        _core.tan64_pass_value(target, 2.0 ** -28, True)
+    with pytest.raises(ValueError):
+        _core.tan64_pass_value(target, math.inf, True)
+
+
+def _chunk_mixes(dtype):
+    """Arrays that take each of the passes' chunk kinds and lane classes: clean chunks
+    of small |x|, chunks with one tiny, zero, subnormal, inf or NaN lane among small
+    ones, chunks with one huge lane (tan's large reduction for the whole chunk),
+    tanpi's exact points (integers, poles, quarters, huge integers, multiples of 1/2
+    outside its reduction), and odd lengths."""
+    rng = np.random.default_rng(2024)
+    info = np.finfo(dtype)
+    big = 1e5 if dtype == np.float32 else 1e6  # above 2^17 for float64's large reduction
+    inserts = [0.0, -0.0, float(info.smallest_subnormal), -float(info.tiny), 2.0 ** -14, -2.0 ** -30,
+               math.inf, -math.inf, math.nan, float(info.max), -3e7, big, 1e30 if dtype == np.float32 else 1e300,
+               0.5, -1.5, 2.5, 3.0, -4.0, 0.25, -0.75, 2.0 ** 23 + 1, 2.0 ** 52 + 1, 2.0 ** 51 + 0.5,
+               2.0 ** 22 + 0.5, -2.0 ** -61, 1e-40, 2.0 ** -128]
+    arrays = [rng.uniform(-np.pi, np.pi, 1000).astype(dtype), rng.uniform(-1e5, 1e5, 777).astype(dtype)]
+    for v in inserts:
+        x = rng.uniform(-3, 3, 600).astype(dtype)
+        x[[5, 300, 599]] = v
+        arrays.append(x)
+    arrays.append(np.concatenate([rng.uniform(-3, 3, 256), rng.uniform(-1e6, 1e6, 256)]).astype(dtype)[:509])
+    return arrays
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=TARGET_IDS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("func", FUNCS)
+def test_pass_chunk_kinds_match_mpfr(func, dtype, target):
+    for x in _chunk_mixes(dtype):
+        got = quiet(_core.trig_with_target, target, CODE[func], x)
+        assert_oracle(func, x, got, oracle.tan_family(func, x), f"chunk mix of {x.size}, target {target}")
 
 
 # ---------------------------------------------------------------------------

@@ -65,6 +65,8 @@ typedef struct crtrig_target {
      * formats), and the float64 one's test hook (the unrounded value and its bound). */
     crtrig_sincos_pass_fn tan_pass[4];
     crtrig_tan64_value_fn tan64_value;
+    /* tanpi first passes (tan_pass.h), float32 and float64 only. */
+    crtrig_sincos_pass_fn tanpi_pass[4];
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -103,7 +105,9 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_trigpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *); \
     int crtrig_tan_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);    \
     int crtrig_tan_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);    \
-    int crtrig_tan64_pass_value_##suffix(double, int, double *, double *, double *);
+    int crtrig_tan64_pass_value_##suffix(double, int, double *, double *, double *);           \
+    int crtrig_tanpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

@@ -122,9 +122,9 @@ enum { WINDOW_RANGES = sizeof SELFCHECK_WINDOWS / sizeof SELFCHECK_WINDOWS[0] };
  * (passes CRTRIG_SELFCHECK_TRIGPI ..) reuse the inputs of sin and cos of their
  * format: ordinary inputs of every magnitude (through the pass's reduction, table and
  * rounding test), hard ones for sin and cos, and huge (integers: the exact path),
- * tiny, subnormal, zero, infinite and NaN inputs.  tan (CRTRIG_SELFCHECK_TAN ..)
- * reuses sin's: the same reductions and tables, and inputs near multiples of pi/2
- * (tan's zeros and poles). */
+ * tiny, subnormal, zero, infinite and NaN inputs.  tan and tanpi
+ * (CRTRIG_SELFCHECK_TAN ..) reuse sin's: the same reductions and tables, inputs near
+ * multiples of pi/2 (tan's zeros and poles), integers (tanpi's zeros). */
 static int trig_slot(int pass)
 {
     if (pass >= 0 && pass < CRTRIG_SELFCHECK_WINDOW)
@@ -132,7 +132,7 @@ static int trig_slot(int pass)
     if (pass >= CRTRIG_SELFCHECK_TRIGPI && pass < CRTRIG_SELFCHECK_TAN)
         return 4 * ((pass - CRTRIG_SELFCHECK_TRIGPI) / 2) + 2 + (pass - CRTRIG_SELFCHECK_TRIGPI) % 2;
     if (pass >= CRTRIG_SELFCHECK_TAN && pass < CRTRIG_SELFCHECK_PASSES)
-        return 2 + (pass - CRTRIG_SELFCHECK_TAN);
+        return 2 + (pass - CRTRIG_SELFCHECK_TAN) % 2;
     return -1;
 }
 

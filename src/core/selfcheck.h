@@ -10,8 +10,8 @@
  * passes for each float format (4; the integer outputs are casts of float32's)
  * -- and sinpi and cospi for float32 and float64 (4 passes, CRTRIG_SELFCHECK_TRIGPI:
  * trigpi_pass.h; they compare on sin's and cos's stored inputs of their format),
- * and tan for float32 and float64 (2 passes, CRTRIG_SELFCHECK_TAN: tan_pass.h, on
- * sin's stored inputs of their format)
+ * and tan and tanpi for float32 and float64 (4 passes, CRTRIG_SELFCHECK_TAN:
+ * tan_pass.h, on sin's stored inputs of their format)
  * -- the entry point runs that pass's target path (the array kernel: the first
  * pass, then the per-element stages for what it leaves undecided; for the
  * windows the table builder, the pass, the stages) on the stored inputs of
@@ -64,20 +64,19 @@ struct crtrig_window_coef;
 enum {
     CRTRIG_SELFCHECK_WINDOW = 8,
     CRTRIG_SELFCHECK_TRIGPI = 12,         /* sinpi f32, f64, cospi f32, f64: 12 .. 15 */
-    CRTRIG_SELFCHECK_TAN = 16,            /* tan f32, f64: 16, 17 */
-    CRTRIG_SELFCHECK_PASSES = 18,
+    CRTRIG_SELFCHECK_TAN = 16,            /* tan f32, f64, tanpi f32, f64: 16 .. 19 */
+    CRTRIG_SELFCHECK_PASSES = 20,
     CRTRIG_SELFCHECK_MAX_INPUTS = 512,    /* inputs (window phases) per pass, at most */
     CRTRIG_SELFCHECK_MAX_RANGE = 64,      /* phases per stored window range, at most */
     CRTRIG_SELFCHECK_TABLE_ENTRIES = 80   /* table entries of a stored range, at most */
 };
 /* sinpi/cospi (func 2, 3) have passes for float32 and float64 only: pass
- * CRTRIG_SELFCHECK_TRIGPI + 2 (func - 2) + (dtype - 2); tan (func 4) likewise, pass
- * CRTRIG_SELFCHECK_TAN + (dtype - 2); -1 for their 16-bit formats and for tanpi
- * (func 5), which has no pass. */
+ * CRTRIG_SELFCHECK_TRIGPI + 2 (func - 2) + (dtype - 2); tan and tanpi (func 4, 5)
+ * likewise, pass CRTRIG_SELFCHECK_TAN + 2 (func - 4) + (dtype - 2); -1 for their
+ * 16-bit formats. */
 #define CRTRIG_SELFCHECK_TRIG_PASS(func, dtype)                                                  \
     ((int)(func) < 2 ? 4 * (int)(func) + (int)(dtype)                                         \
-     : (int)(func) > 4 || (int)(dtype) < 2 ? -1                                               \
-     : (int)(func) == 4 ? CRTRIG_SELFCHECK_TAN + (int)(dtype) - 2                             \
+     : (int)(func) > 5 || (int)(dtype) < 2 ? -1                                               \
      : CRTRIG_SELFCHECK_TRIGPI + 2 * ((int)(func) - 2) + (int)(dtype) - 2)
 
 /* A stored window input: the folded phases r0 .. r0 + count - 1 (<= D/2) of the

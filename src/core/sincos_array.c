@@ -154,8 +154,7 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
     char in_copy[8 * BLOCK], out_copy[8 * BLOCK];
     unsigned char undecided[BLOCK];
     const ptrdiff_t size = dtype == CRTRIG_FLOAT64 ? 8 : dtype == CRTRIG_FLOAT32 ? 4 : 2;
-    /* sin and cos only: sinpi/cospi and tan have their own passes below, tanpi none
-     * (every element through crtrig_trig_value). */
+    /* sin and cos only: sinpi/cospi, tan and tanpi have their own passes below. */
     const int run_first_pass = task->first_stage == CRTRIG_STAGE_DOUBLE &&
                                !CRTRIG_TRIG_FUNC_IS_PI(func) && !CRTRIG_TRIG_FUNC_IS_TAN(func);
     crtrig_sincos_pass_fn first_pass = target->sincos_pass[dtype];
@@ -193,13 +192,14 @@ CRTRIG_NOINLINE int crtrig_sincos_array_with(const crtrig_target *target, crtrig
             any_undecided = target->trigpi_pass[dtype]((int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else if (func == CRTRIG_TAN && task->first_stage == CRTRIG_STAGE_DOUBLE &&
-                   target->tan_pass[dtype]) {
-            /* tan (float32, float64): the target's first pass (tan_pass.h) */
-            any_undecided = target->tan_pass[dtype]((int)func, block_in, block_out, n, undecided);
+        } else if (CRTRIG_TRIG_FUNC_IS_TAN(func) && task->first_stage == CRTRIG_STAGE_DOUBLE &&
+                   (func == CRTRIG_TAN ? target->tan_pass : target->tanpi_pass)[dtype]) {
+            /* tan, tanpi (float32, float64): the target's first pass (tan_pass.h) */
+            any_undecided = (func == CRTRIG_TAN ? target->tan_pass : target->tanpi_pass)[dtype](
+                (int)func, block_in, block_out, n, undecided);
             if (crtrig_selfcheck_fault_armed(target))  /* test hook: a broken kernel */
                 crtrig_selfcheck_fault_trig(target, func, dtype, block_in, block_out, n, undecided);
-        } else {  /* sinpi/cospi/tan of float16 and bfloat16, tanpi, or the test hook:
+        } else {  /* the 16-bit formats of sinpi/cospi/tan/tanpi, or the test hook:
                    * every element through the stages from first_stage */
             memset(undecided, 1, n);
             any_undecided = 1;
@@ -457,7 +457,7 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
         return rc;
     }
     if (checked && count > 0 && CRTRIG_SELFCHECK_TRIG_PASS(func, dtype) >= 0)
-        call.target = checked_target(target, func, dtype);  /* 16-bit sinpi/cospi/tan, tanpi: no pass */
+        call.target = checked_target(target, func, dtype);  /* 16-bit sinpi .. tanpi: no pass */
     if (count >= 2 && may_split(in, in_stride, out, out_stride, count, trig_element_size(dtype)))
         participants = crtrig_threads_claim(count, BLOCK);
     rc = participants > 1 ? crtrig_threads_run(participants, count, BLOCK, trig_share, &call)

@@ -27,6 +27,11 @@
  * Chunks whose finite |x| are all below 2^24 (float32) or 2^17 (float64) take the
  * short reductions, others the exact large reduction for every lane, as in the
  * sin/cos passes.
+ *
+ * tanpi x = tan(pi x) takes the exact reduction of sinpi/cospi (trigpi.c,
+ * trigpi_pass.h) and the same quotient; its lanes are described at tanpi64_lane and
+ * tanpi32_lane.  Its special values (integers, poles, +-0) are written as tan.c
+ * writes them, or (poles, tiny and subnormal results) left to its stages.
  */
 #include "pass_common.h"
 #include "sincos32_core.h"
@@ -138,14 +143,27 @@ KD_INLINE uint32_t tan32_flag(uint32_t w, uint64_t undecided)
  * large: the reduction; clean: the chunk has no tiny, inf or NaN lane (constants in
  * each loop).  Returns the output bits; *flag as above; *value and *bound_out for the
  * test hook. */
+/* The quotient Q ~ S/C and its bound (*bound), as derived above; for tan, and for
+ * tanpi, whose S and C satisfy the same conditions (tanpi64_lane). */
+KD_INLINE kdd_t tan64_quotient(kdd_t S, kdd_t C, double es, double ec, double *bound)
+{
+    double qh = S.hi / C.hi, rho, m, ql;
+    kdd_t p = kd_two_prod(qh, C.hi);
+    rho = (S.hi - p.hi) - p.lo;
+    m = kd_mul_add(-qh, C.lo, S.lo);
+    ql = (rho + m) / C.hi;
+    *bound = kd_mul_add(0x1p-100, fabs(qh), (kd_mul_add(fabs(qh), ec, es) / fabs(C.hi)) * (1.0 + 0x1p-18));
+    return kd_fast_two_sum(qh, ql);
+}
+
 KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, kdd_t *value,
                               double *bound_out)
 {
     const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
     int64_t a = (int64_t)(b & SC64_ABS_MASK);
     uint64_t kbits, differ, tiny, special, inside;
-    double x, delta, es, ec, qh, rho, m, ql, bound, y;
-    kdd_t r, S, C, p, Q;
+    double x, delta, es, ec, bound, y;
+    kdd_t r, S, C, Q;
     if (clean) {
         x = sc64_from_bits(b);
     } else {
@@ -165,14 +183,7 @@ KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, 
     C = sc64_eval(kbits + 64u, r.hi, r.lo, &ec);
     es = es + delta;
     ec = ec + delta;
-    qh = S.hi / C.hi;
-    p = kd_two_prod(qh, C.hi);
-    rho = (S.hi - p.hi) - p.lo;
-    m = kd_mul_add(-qh, C.lo, S.lo);
-    ql = (rho + m) / C.hi;
-    Q = kd_fast_two_sum(qh, ql);
-    bound = kd_mul_add(0x1p-100, fabs(qh),
-                       (kd_mul_add(fabs(qh), ec, es) / fabs(C.hi)) * (1.0 + 0x1p-18));
+    Q = tan64_quotient(S, C, es, ec, &bound);
     y = sc64_round(Q, bound, &differ);
     *value = Q;
     *bound_out = bound;
@@ -185,6 +196,142 @@ KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, 
     inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
     *flag = ((differ << 1) & inside) | special;
     return (sc64_to_bits(y) & inside) | (b & (0u - tiny)) | (b & (0u - special));
+}
+
+/* ---- tanpi, float64 ----
+ * Classes, from the bits of |x| (a), tan(pi x) being odd (computed on ax = |x|, the
+ * sign of x applied last):
+ *   ordinary, 2^-60 <= a < 2^51: the reduction of trigpi.c's stage_first64 operation
+ *     by operation (as tp64_lane in trigpi_pass.h: clamping changes no ordinary ax):
+ *     w = 128 (ax - 2q) exact, kd = RNint(w), y = w - kd exact, j = kd mod 256,
+ *     r = y pi/128 within 2^-102 |r_h| (sc64_turns_to_radians), so that
+ *     sin(pi ax) = sin(j pi/128 + r) and cos(pi ax) = sin((j + 64) pi/128 + r):
+ *     S = sc64_eval(j), C = sc64_eval(j + 64), E = the eval's bound + 2^-102 |r_h|,
+ *     E_s <= 2^-64 |S| and E_c <= 2^-64 |C| (the eval's bound is relative, and |S| >=
+ *     |r| (1 - 2^-12) when j = 0 mod 128, |S| > 0.012 otherwise; likewise C).  The
+ *     quotient and its bound as tan's (tan64_quotient); |tan(pi ax)| < 2^53 (tan.c),
+ *     |C| > 2^-53: no overflow or underflow.  Exact points, y = 0 and j = 0 mod 64
+ *     (ax a multiple of 1/2; S and C are the table's exact 0 and +-1):
+ *       j = 0 (ax = 2q, even): +0; j = 128 (ax = 2q +- 1, odd): -0;
+ *       j = 64, 192 (ax = n + 1/2): a pole, left to the stages (flag 1), which raise
+ *       divide-by-zero; the pass divides by 1 there instead of C = 0.
+ *     At ax = n +- 1/4 (y = 0, j = 32 mod 64) S and C are the table's sin and cos of
+ *     pi/4 and the computed Q lies within its bound (< 2^-98) of +-1, a double: the
+ *     rounding test passes and gives +-1, tan.c's exact value;
+ *   big, 2^52 <= a < inf: an integer, +0 if even, -0 if odd (odd only below 2^53, by
+ *     its last bit);
+ *   +-0: x itself;
+ *   left to the stages (flag 1): 0 < a < 2^-60 (their tiny path), 2^51 <= a < 2^52
+ *     (multiples of 1/2 outside the reduction's domain), inf, NaN, the poles. */
+#define TANPI64_LOW_BITS 0x3c30000000000000u   /* 2^-60 */
+#define TANPI64_HIGH_BITS 0x4320000000000000u  /* 2^51 */
+#define TANPI64_BIG_BITS 0x4330000000000000u   /* 2^52 */
+#define TANPI64_ODD_BITS 0x4340000000000000u   /* 2^53 */
+static const double TANPI_SHIFTER = 0x1.8p52;  /* 1.5 2^52 */
+
+KD_INLINE uint64_t tanpi64_lane(uint64_t b, uint64_t *flag)
+{
+    const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
+    uint64_t a = b & SC64_ABS_MASK, ac, differ, j, ordinary, big, is_zero, exact, pole, odd, m, out;
+    double ax, q, w, ks, kd, y, es, ec, bound, v;
+    kdd_t r, S, C, Q;
+    ac = a < TANPI64_LOW_BITS ? TANPI64_LOW_BITS : a;
+    ac = ac > TANPI64_HIGH_BITS - 1u ? TANPI64_HIGH_BITS - 1u : ac;
+    ax = sc64_from_bits(ac);
+    q = (ax * 0.5 + TANPI_SHIFTER) - TANPI_SHIFTER;
+    w = 128.0 * (ax - 2.0 * q);
+    ks = w + TANPI_SHIFTER;
+    kd = ks - TANPI_SHIFTER;
+    y = w - kd;
+    j = sc64_to_bits(ks) & 255u;  /* kd mod 256, as in tp64_lane */
+    r = sc64_turns_to_radians(y, 0.0);
+    S = sc64_eval(j, r.hi, r.lo, &es);
+    C = sc64_eval(j + 64u, r.hi, r.lo, &ec);
+    es = kd_mul_add(0x1p-102, fabs(r.hi), es);
+    ec = kd_mul_add(0x1p-102, fabs(r.hi), ec);
+    exact = (uint64_t)(y == 0.0) & (uint64_t)((j & 63u) == 0);
+    pole = exact & (uint64_t)((j & 127u) == 64u);
+    /* the poles (C = 0): divide by +-1 instead, a harmless quotient, replaced below */
+    C.hi = sc64_from_bits(sc64_to_bits(C.hi) | (SC64_ONE_BITS & (0u - (uint64_t)(C.hi == 0.0))));
+    Q = tan64_quotient(S, C, es, ec, &bound);
+    v = sc64_round(Q, bound, &differ);
+    ordinary = (uint64_t)(a - TANPI64_LOW_BITS < TANPI64_HIGH_BITS - TANPI64_LOW_BITS);
+    big = (uint64_t)(a - TANPI64_BIG_BITS < SC64_INF_BITS - TANPI64_BIG_BITS);
+    is_zero = (uint64_t)(a == 0);
+    odd = (uint64_t)(a < TANPI64_ODD_BITS) & b & 1u;
+    m = 0u - (ordinary & (exact ^ 1u));
+    out = (sc64_to_bits(v) ^ sign) & m;
+    m = 0u - (ordinary & exact);  /* +-0 at integers (the poles are flagged) */
+    out |= (((uint64_t)(j == 128u) << 63) ^ sign) & m;
+    m = 0u - big;
+    out |= ((odd << 63) ^ sign) & m;
+    out |= b & (0u - is_zero);
+    *flag = (((differ << 1) & (0u - (ordinary & (exact ^ 1u)))) | (ordinary & pole)) |
+            ((ordinary | big | is_zero) ^ 1u);
+    return out;
+}
+
+/* ---- tanpi, float32 ----
+ * X = |x| as a double (exact).  ordinary: 2^-149 <= X < 2^23.  nd = RNint(X), t = X -
+ * nd: exact, |t| <= 1/2 (trigpi_pass.h, tp32_lane), and tan(pi X) = tan(pi t) =
+ * sin(pi t)/cos(pi t), cos(pi t) = sin(pi s), s = 1/2 - |t| >= 0.
+ *   s_v = sc32_eval(t): within 620.9 u |sin(pi t)| (sincos32_core.h for an exact
+ *     argument: 620.9 u - 3.15 u; below 2^-13 only underflow could add error, and
+ *     trigpi_pass.h shows it adds below 2^-1077 relative for |t| >= 2^-149);
+ *   c_v = sc32_eval(RN(1/2 - |t|)): the subtraction is exact for X >= 2^-29 (t is then
+ *     a multiple of 2^-52, trigpi_pass.h) and errs by at most u relative otherwise,
+ *     which moves sin(pi s) by at most u relative (|pi s cot(pi s)| <= 1); so c_v is
+ *     within (620.9 - 3.15 + 1.01) u <= 620.9 u of cos(pi t).
+ *   q = RN(s_v/c_v): as for tan (tan32_lane), |q - tan(pi t)| < 1243 ulp(q), and the
+ *     same rounding test decides; results below 2^-126 (|x| < 2^-127.65) are
+ *     subnormal float32 numbers and are left to the stages (flag 1).
+ * Exact points: t = 0 (X an integer): +0 if nd is even, -0 if odd; |t| = 1/2 (X = n +
+ * 1/2): a pole, left to the stages (flag 1), the pass dividing by 1 instead of 0;
+ * |t| = 1/4: s_v and c_v are within 620.9 u of sin(pi/4), q within 1243 ulp(q) of +-1,
+ * and the nearest float32 rounding boundary (1 - 2^-25) is far: the test passes and
+ * (float)q = +-1.
+ * big, 2^23 <= X < inf: an integer, +-0 by parity (odd only below 2^24, its last bit).
+ * +-0: x.  Left (flag 1): inf, NaN, the poles, subnormal results. */
+#define TANPI32_HIGH_BITS 0x4b000000u  /* 2^23 */
+#define TANPI32_ODD_BITS 0x4b800000u   /* 2^24 */
+
+KD_INLINE uint32_t tanpi32_lane(uint32_t b, uint32_t *flag)
+{
+    const uint32_t sign = b & 0x80000000u;
+    uint32_t a = b & TAN32_ABS, ac, ordinary, big, is_zero, zero, pole, small, odd, m, out, qb, dec, und;
+    float xf, qf;
+    double X, nd, t, sv, cv, q;
+    ac = a < 1u ? 1u : a;
+    ac = ac > TANPI32_HIGH_BITS - 1u ? TANPI32_HIGH_BITS - 1u : ac;
+    memcpy(&xf, &ac, sizeof xf);
+    X = (double)xf;
+    nd = (X + TANPI_SHIFTER) - TANPI_SHIFTER;
+    t = X - nd;
+    sv = sc32_eval(t, 0);
+    cv = sc32_eval(0.5 - fabs(t), 0);
+    zero = (uint32_t)(t == 0.0);
+    pole = (uint32_t)(cv == 0.0);
+    cv = sc64_from_bits(sc64_to_bits(cv) | (SC64_ONE_BITS & (0u - (uint64_t)(cv == 0.0))));
+    q = sv / cv;
+    und = sc32_undecided(q, 29);
+    qf = (float)q;
+    memcpy(&qb, &qf, sizeof qb);
+    small = (uint32_t)(fabs(q) < 0x1p-126);
+    ordinary = (uint32_t)(a - 1u < TANPI32_HIGH_BITS - 1u);
+    big = (uint32_t)(a - TANPI32_HIGH_BITS < TAN32_INF - TANPI32_HIGH_BITS);
+    is_zero = (uint32_t)(a == 0);
+    odd = (uint32_t)(a < TANPI32_ODD_BITS) & b & 1u;
+    m = 0u - (ordinary & (zero ^ 1u));
+    out = (qb ^ sign) & m;
+    m = 0u - (ordinary & zero);
+    out |= (((uint32_t)(sc64_to_bits(nd + TANPI_SHIFTER) & 1u) << 31) ^ sign) & m;
+    m = 0u - big;
+    out |= ((odd << 31) ^ sign) & m;
+    out |= b & (0u - is_zero);
+    dec = ordinary & (zero ^ 1u);
+    und = dec & ((pole | small) ^ 1u) & und;  /* the test failed on a value it decides */
+    *flag = (dec & (pole | small)) | (und << 1) | ((ordinary | big | is_zero) ^ 1u);
+    return out;
 }
 #endif
 
@@ -233,6 +380,63 @@ TAN64_LOOP(tan64_small, 0, 0)
 TAN64_LOOP(tan64_small_clean, 0, 1)
 TAN64_LOOP(tan64_large, 1, 0)
 TAN64_LOOP(tan64_large_clean, 1, 1)
+
+/* tanpi loops: every output and the OR of the flags; the flags loop (same lanes, the
+ * same flags) runs only for a chunk where one is set. */
+#define TANPI_LOOP(NAME, LANE, UINT, SIZE)                                                 \
+    TAN_VECTORIZE static UINT NAME(const char *in, char *out, size_t n)                    \
+    {                                                                                      \
+        UINT any = 0;                                                                      \
+        size_t i;                                                                          \
+        for (i = 0; i < n; i++) {                                                          \
+            UINT b, o;                                                                     \
+            UINT_FLAG_##SIZE f;                                                            \
+            memcpy(&b, in + SIZE * i, sizeof b);                                           \
+            o = LANE(b, &f);                                                               \
+            memcpy(out + SIZE * i, &o, sizeof o);                                          \
+            any |= f;                                                                      \
+        }                                                                                  \
+        return any;                                                                        \
+    }                                                                                      \
+    TAN_VECTORIZE static void NAME##_flags(const char *in, size_t n, unsigned char *undecided) \
+    {                                                                                      \
+        size_t i;                                                                          \
+        for (i = 0; i < n; i++) {                                                          \
+            UINT b;                                                                        \
+            UINT_FLAG_##SIZE f;                                                            \
+            memcpy(&b, in + SIZE * i, sizeof b);                                           \
+            (void)LANE(b, &f);                                                             \
+            undecided[i] = (unsigned char)f;                                               \
+        }                                                                                  \
+    }
+#define UINT_FLAG_4 uint32_t
+#define UINT_FLAG_8 uint64_t
+TANPI_LOOP(tanpi32_chunk, tanpi32_lane, uint32_t, 4)
+TANPI_LOOP(tanpi64_chunk, tanpi64_lane, uint64_t, 8)
+
+/* First pass of tanpi over count contiguous float32 or float64 inputs (func
+ * CRTRIG_TANPI; in and out must not overlap): out[i] for every i and undecided[i] as
+ * described at the lanes; returns whether any undecided[i] is nonzero. */
+#define TANPI_PASS(FORMAT, CHUNK_FN, SIZE)                                                 \
+    int CRTRIG_KERNEL(tanpi_pass_##FORMAT)(int func, const char *in, char *out, size_t count, \
+                                           unsigned char *undecided)                       \
+    {                                                                                      \
+        int any = 0;                                                                       \
+        size_t start;                                                                      \
+        (void)func;                                                                        \
+        for (start = 0; start < count; start += TAN_CHUNK) {                               \
+            size_t n = count - start < TAN_CHUNK ? count - start : TAN_CHUNK;              \
+            if (CHUNK_FN(in + SIZE * start, out + SIZE * start, n)) {                      \
+                CHUNK_FN##_flags(in + SIZE * start, n, undecided + start);                 \
+                any = 1;                                                                   \
+            } else {                                                                       \
+                memset(undecided + start, 0, n);                                           \
+            }                                                                              \
+        }                                                                                  \
+        return any;                                                                        \
+    }
+TANPI_PASS(float32, tanpi32_chunk, 4)
+TANPI_PASS(float64, tanpi64_chunk, 8)
 
 /* First pass of tan over count contiguous float32 inputs (func CRTRIG_TAN; in and out
  * must not overlap): out[i] for every i and undecided[i] as described at the top;

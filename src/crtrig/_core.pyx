@@ -297,16 +297,16 @@ SELFCHECK_PASSES = tuple([(func, fmt) for func in ("sin", "cos")
                           for fmt in ("float16", "bfloat16", "float32", "float64")]
                          + [("window", fmt) for fmt in ("float16", "bfloat16", "float32", "float64")]
                          + [(func, fmt) for func in ("sinpi", "cospi") for fmt in ("float32", "float64")]
-                         + [("tan", fmt) for fmt in ("float32", "float64")])
-#: (func code, dtype code) of each sin/cos/sinpi/cospi/tan pass (None for the windows').
+                         + [(func, fmt) for func in ("tan", "tanpi") for fmt in ("float32", "float64")])
+#: (func code, dtype code) of each sin/cos/sinpi/cospi/tan/tanpi pass (None for the windows').
 _TRIG_PASS_CODES = tuple([(f, d) for f in (0, 1) for d in range(4)] + [None] * 4
-                         + [(f, d) for f in (2, 3) for d in (2, 3)] + [(4, d) for d in (2, 3)])
+                         + [(f, d) for f in (2, 3, 4, 5) for d in (2, 3)])
 #: The window pass of each window dtype code (integer outputs are casts of float32's).
 cdef int _WINDOW_FORMAT[12]
 _WINDOW_FORMAT[:] = [0, 1, 2, 3, 2, 2, 2, 2, 2, 2, 2, 2]
 #: Per pass: the RuntimeWarning has been raised (read and written with the GIL held).
-cdef int _selfcheck_warned[18]
-_selfcheck_warned[:] = [0] * 18
+cdef int _selfcheck_warned[20]
+_selfcheck_warned[:] = [0] * 20
 _SELFCHECK_STATUS = {CRTRIG_SELFCHECK_NOT_RUN: "not run", CRTRIG_SELFCHECK_DONE: "checked",
                      CRTRIG_SELFCHECK_REFERENCE: "reference", CRTRIG_SELFCHECK_UNAVAILABLE: "unavailable"}
 _WINDOW_NAMES = {0: "hann", 1: "hamming", 2: "blackman", CRTRIG_GENERAL_HAMMING: "general_hamming"}
