@@ -185,6 +185,56 @@ KD_INLINE kdd_t sc64_reduce_large(double x, uint64_t *kbits)
 }
 
 /* ------------------------------------------------------------------------ */
+/* One lane's reduction in the float64 first passes (sincos64_pass.h, tan_pass.h),
+ * for the bits b of any x: unless clean (the chunk has no tiny, inf or NaN lane),
+ * |x| is clamped on the bits (integer min and max) into [2^-27, the largest double]
+ * for the large reduction or [2^-27, 2^17) for the small one, so that tiny, inf
+ * and NaN lanes compute harmlessly (their results are replaced by the callers);
+ * then the large or the small reduction (large: a constant in each loop), *kbits,
+ * and *delta, the bound on the error of r_h + r_l derived above (small: |kd| 2^-119;
+ * large: 2^-102 |r_h| + 2^-133). */
+KD_INLINE kdd_t sc64_reduce_lane(int large, int clean, uint64_t b, uint64_t *kbits, double *delta)
+{
+    const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
+    int64_t a = (int64_t)(b & SC64_ABS_MASK);
+    double x;
+    kdd_t r;
+    if (clean) {
+        x = sc64_from_bits(b);
+    } else {
+        a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
+        a = a > limit ? limit : a;
+        x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
+    }
+    if (large) {
+        r = sc64_reduce_large(x, kbits);
+        *delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
+    } else {
+        double kd;
+        r = sc64_reduce_small(x, kbits, &kd);
+        *delta = 0x1p-119 * fabs(kd);
+    }
+    return r;
+}
+
+/* The exact reduction of sinpi/cospi/tanpi's float64 passes (trigpi_pass.h,
+ * tan_pass.h) for 0 <= ax < 2^51 (derived at trigpi.c's stage_first64):
+ * q = RNint(ax/2), w = 128 (ax - 2q) (exact, |w| <= 128), ks = RN(w + 1.5 2^52),
+ * kd = ks - 1.5 2^52 = RNint(w) and *y = w - kd (exact, |y| <= 1/2), so that
+ * pi ax = kd pi/128 + y pi/128 (mod 2 pi).  Returns the bits of ks, whose low 8 bits
+ * are kd mod 256 (|kd| <= 128: ks has exponent 52, and its low 52 bits hold 2^51 +
+ * kd; read from the bits since SSE2 and AVX2 lack a double -> int64 conversion). */
+KD_INLINE uint64_t sc64_reduce_turns(double ax, double *y)
+{
+    double q = (ax * 0.5 + SC64_SHIFTER) - SC64_SHIFTER;
+    double w = 128.0 * (ax - 2.0 * q);
+    double ks = w + SC64_SHIFTER;
+    double kd = ks - SC64_SHIFTER;
+    *y = w - kd;
+    return sc64_to_bits(ks);
+}
+
+/* ------------------------------------------------------------------------ */
 /* The evaluation.  Given j (mod 256) and r_h, r_l with |r_h| <= rho = 0.01236
  * (> (1/2 + 2^-25) pi/128) and |r_l| <= e |r_h|, returns R = R_h + R_l (|R_l| <= e |R_h|)
  * and *bound with |R - F| <= *bound, F = sin(j pi/128 + r_h + r_l):

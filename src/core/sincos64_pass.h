@@ -40,26 +40,9 @@ enum { SC64_CHUNK = 256 };
 KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_t *flag,
                              kdd_t *value, double *bound_out)
 {
-    const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
-    int64_t a = (int64_t)(b & SC64_ABS_MASK);
     uint64_t kbits, differ, tiny, special, inside;
-    double x, delta, bound, y;
-    kdd_t r, R;
-    if (clean) {  /* the chunk has no tiny, inf or NaN lane */
-        x = sc64_from_bits(b);
-    } else {
-        a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
-        a = a > limit ? limit : a;
-        x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
-    }
-    if (large) {
-        r = sc64_reduce_large(x, &kbits);
-        delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
-    } else {
-        double kd;
-        r = sc64_reduce_small(x, &kbits, &kd);
-        delta = 0x1p-119 * fabs(kd);
-    }
+    double delta, bound, y;
+    kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), R;
     R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
     bound = bound + delta;
     y = sc64_round(R, bound, &differ);

@@ -159,26 +159,9 @@ KD_INLINE kdd_t tan64_quotient(kdd_t S, kdd_t C, double es, double ec, double *b
 KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, kdd_t *value,
                               double *bound_out)
 {
-    const int64_t limit = large ? (int64_t)0x7fefffffffffffff : (int64_t)SC64_SMALL_BITS - 1;
-    int64_t a = (int64_t)(b & SC64_ABS_MASK);
     uint64_t kbits, differ, tiny, special, inside;
-    double x, delta, es, ec, bound, y;
-    kdd_t r, S, C, Q;
-    if (clean) {
-        x = sc64_from_bits(b);
-    } else {
-        a = a < (int64_t)SC64_TINY_BITS ? (int64_t)SC64_TINY_BITS : a;
-        a = a > limit ? limit : a;
-        x = sc64_from_bits((uint64_t)a | (b & ~(uint64_t)SC64_ABS_MASK));
-    }
-    if (large) {
-        r = sc64_reduce_large(x, &kbits);
-        delta = kd_mul_add(0x1p-102, fabs(r.hi), 0x1p-133);
-    } else {
-        double kd;
-        r = sc64_reduce_small(x, &kbits, &kd);
-        delta = 0x1p-119 * fabs(kd);
-    }
+    double delta, es, ec, bound, y;
+    kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), S, C, Q;
     S = sc64_eval(kbits, r.hi, r.lo, &es);
     C = sc64_eval(kbits + 64u, r.hi, r.lo, &ec);
     es = es + delta;
@@ -233,17 +216,11 @@ KD_INLINE uint64_t tanpi64_lane(uint64_t b, uint64_t *flag)
 {
     const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
     uint64_t a = b & SC64_ABS_MASK, ac, differ, j, ordinary, big, is_zero, exact, pole, odd, m, out;
-    double ax, q, w, ks, kd, y, es, ec, bound, v;
+    double y, es, ec, bound, v;
     kdd_t r, S, C, Q;
     ac = a < TANPI64_LOW_BITS ? TANPI64_LOW_BITS : a;
     ac = ac > TANPI64_HIGH_BITS - 1u ? TANPI64_HIGH_BITS - 1u : ac;
-    ax = sc64_from_bits(ac);
-    q = (ax * 0.5 + TANPI_SHIFTER) - TANPI_SHIFTER;
-    w = 128.0 * (ax - 2.0 * q);
-    ks = w + TANPI_SHIFTER;
-    kd = ks - TANPI_SHIFTER;
-    y = w - kd;
-    j = sc64_to_bits(ks) & 255u;  /* kd mod 256, as in tp64_lane */
+    j = sc64_reduce_turns(sc64_from_bits(ac), &y) & 255u;  /* kd mod 256 */
     r = sc64_turns_to_radians(y, 0.0);
     S = sc64_eval(j, r.hi, r.lo, &es);
     C = sc64_eval(j + 64u, r.hi, r.lo, &ec);

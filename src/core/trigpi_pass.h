@@ -51,21 +51,15 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
     const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
     uint64_t a = b & SC64_ABS_MASK, differ, j, ordinary, big, tiny, zero, odd, m, out;
     uint64_t ac = a < TP64_LOW_BITS ? TP64_LOW_BITS : a;
-    double ax, q, w, ks, kd, y, bound, v;
+    double ax, y, bound, v;
     kdd_t r, R;
     ac = ac > TP64_HIGH_BITS - 1u ? TP64_HIGH_BITS - 1u : ac;
     (void)clean;  /* the clean float64 lanes: tp64_clean_lane */
     ax = sc64_from_bits(ac);
-    q = (ax * 0.5 + TP_SHIFTER) - TP_SHIFTER;
-    w = 128.0 * (ax - 2.0 * q);
-    ks = w + TP_SHIFTER;
-    kd = ks - TP_SHIFTER;
-    y = w - kd;
-    /* j = kd mod 256 from the bits of ks = 1.5 2^52 + kd (|kd| <= 128, so ks has
-     * exponent 52, ulp 1, and its low 52 bits hold 2^51 + kd, a multiple of 256 plus
-     * kd): the same j as (int64_t)kd mod 256, without a double -> int64 conversion,
-     * which SSE2 and AVX2 lack (with it the loop did not vectorize). */
-    j = (sc64_to_bits(ks) + (use_cos ? 64u : 0u)) & 255u;
+    /* j = kd mod 256 from the bits of ks = 1.5 2^52 + kd (sc64_reduce_turns): the same j
+     * as (int64_t)kd mod 256, without a double -> int64 conversion, which SSE2 and
+     * AVX2 lack (with it the loop did not vectorize). */
+    j = (sc64_reduce_turns(ax, &y) + (use_cos ? 64u : 0u)) & 255u;
     r = sc64_turns_to_radians(y, 0.0);
     R = sc64_eval(j, r.hi, r.lo, &bound);
     bound = bound + 0x1p-102 * fabs(r.hi);

@@ -902,10 +902,9 @@ def report(rows: list[Row], peers: Peers, threads: Threads, settings: Settings, 
          ["function", "dtype", "input"],
          ["x: uniform in [-π, π] or [-1e5, 1e5] (tan), [-1, 1] or [-1e5, 1e5] (tanpi), in the "
           "dtype of the row. numpy, torch: tan(x); for tanpi tan(pi x) as users write it (pi and "
-          "the product rounded: a different, inexact value). crtrig's tan: a SIMD first pass for "
-          "float32 and float64 (sin and cos of one reduction, their quotient, a rounding test: "
-          "src/core/tan_pass.h); tanpi has none yet (every element through the scalar stages: "
-          "double for float32, double-double for float64)."]),
+          "the product rounded: a different, inexact value). crtrig's tan and tanpi: SIMD first "
+          "passes for float32 and float64 (sin and cos of one reduction, their quotient, a "
+          "rounding test: src/core/tan_pass.h)."]),
         ("windows", "### Windows, periodic", ["window", "dtype", "N"],
          ["numpy and scipy compute float64 (other dtypes by astype, as a user would); "
           "numpy's periodic window of size N is np.hanning(N + 1)[:-1]; numpy, scipy and torch "
