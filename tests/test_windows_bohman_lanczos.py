@@ -326,3 +326,28 @@ def test_lanczos_sym_is_keyword_only():
     with pytest.raises(TypeError):
         windows.lanczos(10, False)
     assert same(windows.bohman(10, False), windows.bohman(10, sym=False))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_failed_allocation_writes_nothing(name):
+    """Each allocation of the C fill (the sinpi table; Lanczos' scaled coarse entries)
+    made to fail in turn: MemoryError, `out` untouched; then the fill succeeds."""
+    out = np.full(1001, 7.0)
+    try:
+        k = 1
+        while True:
+            _core.fail_allocation(k)
+            try:
+                function(name)(1001, out=out)
+            except MemoryError:
+                assert np.all(out == 7.0), k
+                k += 1
+                continue
+            finally:
+                left = _core.fail_allocation(0)
+            assert left > 0  # no allocation failed: all of them were tried
+            break
+    finally:
+        _core.fail_allocation(0)
+    assert k == {"bohman": 2, "lanczos": 3}[name]
+    assert same(out, function(name)(1001))

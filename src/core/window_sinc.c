@@ -26,12 +26,26 @@
  *
  * Lanczos.  k = 0: w = sin(0)/pi = 0, exactly; k = D: w = 1 (scipy's sinc(0) = 1).
  * Otherwise w = S / (pi r/D) with r = D - k >= 1 (1 - g = r/D, exact integers), computed
- * as dd_div_d(dd_mul(S~, D/pi), r), D/pi = dd_mul_d(1/pi, D) (1/pi a dd constant within
- * 2^-106 = 0.125 units, dd_mul_d 1 unit): 9.4 (S) + 1.125 (D/pi) + 1 (dd_mul) + 1
- * (dd_div_d, r < 2^53 exact) = 12.53 units of w.  Every value here is nonnegative and
- * at least sin(pi/D) D/(pi D) >= 2^-53 (no underflow; dd_two_prod's split is exact).
- * The test: e = 2^-99 w~_hi = 16 units of w~_hi covers the 12.53 units, w~_hi vs w
+ * as div_by_int(Y, r) with Y = S D/pi = (K Sa) Cb + (K Ca) Sb, K = D/pi = dd_mul_d(1/pi, D)
+ * (1/pi a dd constant within 2^-106 = 0.125 units, dd_mul_d 1 unit: 1.125 units), the
+ * coarse entries times K formed once per fill (scaled_coarse: dd_mul, 1 unit; each
+ * within 3.7 + 1.125 + 1 = 5.83 units of its exact value times D/pi), then per element
+ * two dd_mul with the fine entries (5.83 + 3.7 + 1 = 10.53 units each) and a dd_add of
+ * two nonnegative terms (1 unit): Y within 11.53 units; div_by_int 1.4 (below): w within
+ * 12.93 units.  Every value here is nonnegative and at
+ * least sin(pi/D) D/(pi D) >= 2^-53 (no underflow; dd_two_prod's split is exact).
+ * The test: e = 2^-99 w~_hi = 16 units of w~_hi covers the 12.93 units, w~_hi vs w
  * (relative 2^-52), and crtrig_decide_dd's own 2^-103 (|y| + e) (1.01 units).
+ * div_by_int(y, r, inv) is dd_div_d(y, r) with the two divisions by r replaced by
+ * products with inv = RN(1/r) = (1 + d0)/r, |d0| <= u, which is computed off the
+ * element's dependency chain (the divisions were its slowest steps).  With u = 2^-53,
+ * |y_lo| <= u |y_hi|, r < 2^53 exact: q1 = RN(y_hi inv) has q1 r = y_hi (1 + eps),
+ * |eps| <= 2u + u^2; p = two_prod(q1, r) exact; p_hi is within 3.01u of y_hi, so
+ * y_hi - p_hi is exact (Sterbenz); (y_hi - p_hi) - p_lo = y_hi - q1 r (<= 2.01u |y_hi|)
+ * rounds by <= 2.01u^2 |y_hi|, + y_lo (sum <= 3.02u |y_hi|) by <= 3.02u^2 |y_hi|: rem =
+ * y - q1 r + eta, |eta| <= 5.03u^2 |y_hi|.  q2 = RN(rem inv) is rem/r within (2u + u^2)
+ * |rem|/r <= 6.1u^2 |y_hi|/r, and |q2| <= |q1|, so the fast two-sum of q1 + q2 is exact:
+ * q1 + q2 - y/r = eta/r + (q2 - rem/r), at most 11.2u^2 |y|/r (1 + u) < 1.4 units of y/r.
  *
  * Bohman, k = 0: w = 0; k = D: w = 1 (exact, scipy's zero ends are these two).
  * Bohman near g = 0, 16 k <= D (g <= 1/16).  sin(pi g)/pi and g cos(pi g) both are
@@ -82,13 +96,14 @@
  *
  * Threads (threads.h): the fill is a job over n; each element depends only on n, D
  * and the table (built for every phase before the split), so any split gives the
- * same bits.  The table is allocated before anything is written (CRTRIG_ENOMEM then
- * leaves out untouched). */
+ * same bits.  The table (and Lanczos' scaled coarse entries) are allocated before
+ * anything is written (CRTRIG_ENOMEM then leaves out untouched). */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "window_sinc.h"
+#include "alloc.h"
 #include "dd.h"
 #include "dispatch.h"
 #include "fpenv.h"
@@ -121,6 +136,8 @@ typedef struct sinc_call {
     int kind;
     uint64_t D;
     dd_t d_over_pi;  /* D/pi (Lanczos) */
+    /* Lanczos: the coarse entries times D/pi, [a - a_first] as the table's (scaled_coarse). */
+    const double *ks_hi, *ks_lo, *kc_hi, *kc_lo;
     crtrig_dtype fmt;
     double *out;
     unsigned char *undecided;
@@ -179,12 +196,45 @@ static inline int decide(dd_t y, double e, crtrig_dtype fmt, double *result)
 }
 
 /* Lanczos at k = 2n (0 < k < D): 1 and *result set when decided. */
+/* y/r, r an integer in [1, 2^53) and inv = RN(1/r) (top comment: within 1.4 units). */
+static inline dd_t div_by_int(dd_t y, double r, double inv)
+{
+    double q1 = y.hi * inv;
+    dd_t p = dd_two_prod(q1, r);
+    double rem = ((y.hi - p.hi) - p.lo) + y.lo;
+    return dd_fast_two_sum(q1, rem * inv);
+}
+
 static int lanczos_value(const sinc_call *c, uint64_t k, double *result)
 {
+    const crtrig_sinpi_table *t = c->t;
     uint64_t r = c->D - k, folded = k < r ? k : r;
-    dd_t s = table_sincos(c->t, c->shift, folded, NULL);
-    dd_t w = dd_div_d(dd_mul(s, c->d_over_pi), (double)r);
+    uint64_t a = folded >> c->shift, b = folded & (t->B - 1), i = a - t->a_first;
+    double rd = (double)r, inv = 1.0 / rd;
+    dd_t KSa = dd_make(c->ks_hi[i], c->ks_lo[i]), KCa = dd_make(c->kc_hi[i], c->kc_lo[i]);
+    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
+    dd_t y = dd_add(dd_mul(KSa, Cb), dd_mul(KCa, Sb));
+    dd_t w = div_by_int(y, rd, inv);
     return decide(w, 0x1p-99 * w.hi, c->fmt, result);
+}
+
+/* The coarse entries of t times K (dd_mul each) into block (4 t->coarse doubles). */
+static void scaled_coarse(sinc_call *c, const crtrig_sinpi_table *t, dd_t K, double *block)
+{
+    uint64_t i, n = t->coarse;
+    double *sh = block, *sl = sh + n, *ch = sl + n, *cl = ch + n;
+    for (i = 0; i < n; i++) {
+        dd_t s = dd_mul(dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), K);
+        dd_t q = dd_mul(dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]), K);
+        sh[i] = s.hi;
+        sl[i] = s.lo;
+        ch[i] = q.hi;
+        cl[i] = q.lo;
+    }
+    c->ks_hi = sh;
+    c->ks_lo = sl;
+    c->kc_hi = ch;
+    c->kc_lo = cl;
 }
 
 /* Bohman's series g^3 P(g^2) for 0 < 16 k <= D (top comment). */
@@ -271,6 +321,7 @@ static CRTRIG_NOINLINE int sinc_work(int kind, uint64_t D, size_t count, crtrig_
     crtrig_sinpi_table table;
     sinc_call c;
     int rc, shift = 4;
+    double *scaled = NULL;
     /* B = 2^shift >= 16, the power of 2 at or above sqrt(D/2 + 1): about sqrt(D/2) to
      * 2 sqrt(D/2) fine and coarse entries each (only the speed depends on B). */
     while (shift < 31 && ((uint64_t)1 << (2 * shift)) < D / 2 + 1)
@@ -283,12 +334,24 @@ static CRTRIG_NOINLINE int sinc_work(int kind, uint64_t D, size_t count, crtrig_
     c.kind = kind;
     c.D = D;
     c.d_over_pi = dd_mul_d(dd_make(INV_PI[0], INV_PI[1]), (double)D);
+    c.ks_hi = c.ks_lo = c.kc_hi = c.kc_lo = NULL;
+    if (kind == CRTRIG_SINC_LANCZOS) {
+        /* table.coarse <= 2^31 entries (window_table.c): the size cannot overflow */
+        scaled = (double *)crtrig_alloc((size_t)(4 * table.coarse) * sizeof *scaled);
+        if (!scaled) {
+            crtrig_sinpi_table_free(&table);
+            return CRTRIG_ENOMEM;
+        }
+        scaled_coarse(&c, &table, c.d_over_pi, scaled);
+    }
     c.fmt = fmt;
     c.out = out;
     c.undecided = undecided;
     c.missing = 0;
     rc = crtrig_threads_run(participants, count, SINC_BLOCK, sinc_share, &c);
     *n_undecided = c.missing;
+    if (scaled)
+        crtrig_free(scaled);
     crtrig_sinpi_table_free(&table);
     return rc;
 }
