@@ -759,6 +759,79 @@ def scipy_barthann_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
 
 
 # ---------------------------------------------------------------------------
+# scipy's Bohman and Lanczos windows, from scipy's own formulas with the exact
+# rational x = 2i/(L - 1) - 1 (not the g = 1 - |x| form crtrig computes):
+#   bohman   (1 - |x|) cos(pi |x|) + sin(pi |x|)/pi, scipy's zeros at |x| = 1
+#   lanczos  sinc(x) = sin(pi x)/(pi x), 1 at x = 0, 0 at x = +-1 (sin(pi) = 0)
+# by mpmath's cospi/sinpi; every other value is irrational (pi is transcendental).
+# ---------------------------------------------------------------------------
+
+def _sinc_x(M: int, sym: bool, i: int) -> Fraction:
+    L = M if sym else M + 1
+    return Fraction(2 * i, L - 1) - 1
+
+
+def scipy_bohman_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's bohman(M, sym) (M >= 2), correctly rounded into each of fmts."""
+    f = abs(_sinc_x(M, sym, i))
+    exact = {Fraction(1): Fraction(0), Fraction(0): Fraction(1)}.get(f)
+
+    def evaluate(prec):
+        # f rounds once (relative 2^-prec, f <= 1); cospi and sinpi are pi-Lipschitz and
+        # add an ulp each; the product, 1/pi, the quotient and the sum an ulp each, all
+        # of magnitudes <= 1: below 2^(4 - prec) absolute; we claim 2^(8 - prec).
+        with mpmath.workprec(prec):
+            x = mpmath.mpf(f.numerator) / f.denominator
+            value = (1 - x) * mpmath.cospi(x) + mpmath.sinpi(x) / mpmath.pi
+        return value, Fraction(1, 2 ** (prec - 8))
+    return _rounded_all(evaluate, exact, fmts)
+
+
+def scipy_lanczos_value(M: int, sym: bool, i: int, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's lanczos(M, sym) (M >= 2), correctly rounded into each of fmts."""
+    x = _sinc_x(M, sym, i)
+    exact = {Fraction(0): Fraction(1), Fraction(1): Fraction(0), Fraction(-1): Fraction(0)}.get(x)
+
+    def evaluate(prec):
+        # x rounds once (relative 2^-prec), which moves sin(pi x)/(pi x) by at most
+        # 2^-prec relative (|d log sinc / d log x| = |pi x cot(pi x) - 1| <= 1 for |x| < 1);
+        # sinpi, pi, the product and the quotient add an ulp each: below 2^(3 - prec)
+        # relative of a value <= 1; we claim 2^(8 - prec) absolute.
+        with mpmath.workprec(prec):
+            y = mpmath.mpf(x.numerator) / x.denominator
+            value = mpmath.sinpi(y) / (mpmath.pi * y)
+        return value, Fraction(1, 2 ** (prec - 8))
+    return _rounded_all(evaluate, exact, fmts)
+
+
+def sinc_window(name: str, M: int, sym: bool, fmts=FLOAT_FORMATS, cache=None) -> dict:
+    """The whole window (name "bohman" or "lanczos") in each format: M <= 1 ones; else
+    the first ceil(L/2) elements by the oracle, mirrored (scipy's windows are
+    symmetric about (L - 1)/2).  cache: an optional dict of (name, L, i) -> values."""
+    value = scipy_bohman_value if name == "bohman" else scipy_lanczos_value
+    L = M if sym else M + 1
+    result = {}
+    columns = {fmt: np.ones(M, dtype=np.float64) for fmt in fmts}
+    if M > 1:
+        for i in range(M):
+            j = i if 2 * i <= L - 1 else L - 1 - i
+            key = (name, L, j)
+            got = cache.get(key) if cache is not None else None
+            if got is None:
+                got = value(L, True, j, FLOAT_FORMATS)
+                if cache is not None:
+                    cache[key] = got
+            for fmt in fmts:
+                columns[fmt][i] = got[fmt]
+    for fmt in fmts:
+        values = columns[fmt]
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
+
+
+# ---------------------------------------------------------------------------
 # tan and tanpi: tan(x), tan(pi x)
 # ---------------------------------------------------------------------------
 

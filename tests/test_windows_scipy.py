@@ -635,7 +635,7 @@ def test_get_window_knows_every_scipy_name():
             if function.__name__ in ("boxcar", "triang", "bartlett", "parzen", "hann", "hamming", "blackman",
                                      "general_hamming", "tukey", "gaussian", "general_gaussian",
                                      "exponential", "kaiser", "general_cosine", "nuttall", "blackmanharris",
-                                     "flattop", "cosine", "barthann"):
+                                     "flattop", "cosine", "barthann", "bohman", "lanczos"):
                 Nx = 10 if function.__name__ != "kaiser_bessel_derived" else 10
                 assert_same_bits(windows.get_window(spelled, Nx), ours(Nx, *args, sym=sym), str(spelled))
                 np.testing.assert_allclose(windows.get_window(spelled, Nx),

@@ -35,6 +35,12 @@ cdef extern from "dispatch.h" nogil:
     int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
                                   int *flag)
 
+cdef extern from "window_sinc.h" nogil:
+    int crtrig_sinc_window_fill(int kind, uint64_t D, size_t count, int fmt, double *out,
+                                unsigned char *undecided, size_t *n_undecided)
+    int crtrig_test_sinc_constant(int j, double *hi, double *lo)
+    uint64_t CRTRIG_SINC_MAX_D
+
 cdef extern from "selfcheck.h" nogil:
     ctypedef struct crtrig_selfcheck_window_input:
         int kind
@@ -1227,6 +1233,9 @@ ctypedef struct _FpCall:
 
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window == 4:  # lanczos/bohman: exp_P carries the kind, kaiser_L the D
+        return crtrig_sinc_window_fill(call.exp_P, call.kaiser_L, call.count, call.dtype, <double *>call.out,
+                                       call.exp_undecided, &call.exp_missing)
     if call.is_window == 3:  # kaiser: exp_x0.. carry c_hi, c_lo, inv_hi, inv_lo
         return crtrig_kaiser_fill(call.exp_x0, call.exp_step, call.exp_d_hi, call.exp_d_lo, call.kaiser_L,
                                   call.count, call.dtype, <double *>call.out, call.exp_undecided,
@@ -1619,3 +1628,61 @@ def kaiser_fill_under_fpenv(double c_hi, double c_lo, double inv_hi, double inv_
     call.out = <char *>cnp.PyArray_DATA(out)
     before, after = _run_under(&call, rounding, ftz, daz, flags)
     return out, undecided, before, after
+
+
+# ---------------------------------------------------------------------------
+# Lanczos (sinc) and Bohman windows (src/core/window_sinc.c; crtrig._sinc_windows)
+# ---------------------------------------------------------------------------
+
+SINC_MAX_D = CRTRIG_SINC_MAX_D
+
+
+def sinc_fill(int kind, uint64_t D, Py_ssize_t count, int fmt):
+    """w(2n/D), n < count, of the Lanczos (kind 0) or Bohman (kind 1) window of D + 1
+    points, correctly rounded into float format `fmt` (see src/core/window_sinc.h):
+    (values, indices of the undecided elements, NaN in values, for the exact
+    fallback)."""
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
+    cdef size_t missing = 0
+    cdef int rc
+    if count < 0:
+        raise ValueError("sinc_fill: count must be >= 0")
+    with nogil:
+        rc = crtrig_sinc_window_fill(kind, D, <size_t>count, fmt, <double *>cnp.PyArray_DATA(out),
+                                     <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+    if rc == CRTRIG_ENOMEM:
+        raise MemoryError("sinc_fill: the sinpi table could not be allocated")
+    if rc != CRTRIG_OK:
+        raise ValueError("sinc_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
+
+
+def sinc_fill_under_fpenv(int kind, uint64_t D, Py_ssize_t count, int fmt, str rounding, bint ftz=False,
+                          bint daz=False, flags=()):
+    """Test hook: sinc_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(count, dtype=np.uint8)
+    call.is_window = 4
+    call.exp_P = kind
+    call.kaiser_L = D
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>count
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after
+
+
+def sinc_constant(int j):
+    """Test hook: (hi, lo) of window_sinc.c's 1/pi (j = -1) or Bohman series
+    coefficient b_j (0 <= j < 10)."""
+    cdef double hi = 0.0, lo = 0.0
+    if crtrig_test_sinc_constant(j, &hi, &lo) != CRTRIG_OK:
+        raise ValueError("sinc_constant: j must lie in [-1, 9]")
+    return hi, lo

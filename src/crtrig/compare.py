@@ -240,8 +240,8 @@ SCIPY_WINDOWS = (
     ScipyWindow("cosine", "cosine", torch=_TORCH_WINDOWS + "cosine(N, sym={sym}, dtype={dtype})",
                 exact="one cosine"),
     ScipyWindow("barthann", "barthann", exact="one cosine"),
-    ScipyWindow("bohman", "bohman"),
-    ScipyWindow("lanczos", "lanczos"),
+    ScipyWindow("bohman", "bohman", exact="sinc"),
+    ScipyWindow("lanczos", "lanczos", exact="sinc"),
 )
 SCIPY_WINDOWS_BY_LABEL = {entry.label: entry for entry in SCIPY_WINDOWS}
 SCIPY_WINDOW_NAMES = tuple(dict.fromkeys(entry.name for entry in SCIPY_WINDOWS))
@@ -264,7 +264,8 @@ def _exact_value(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: s
     _extend) from scipy's formula, correctly rounded into dtype, as a float.  The exp
     and I0 values go through the integer enclosures of crtrig._exp_windows and
     crtrig._kaiser_window (exp_neg_rounded, quotient_rounded: Python integers, not the
-    C core), on arguments formed here from scipy's formulas."""
+    C core), on arguments formed here from scipy's formulas; bohman and lanczos through
+    crtrig._sinc_windows.value_rounded (integers too)."""
     from . import _exp_windows, _kaiser_window
 
     params = [_exact_parameter(v) for v in entry.crtrig_values(size)]
@@ -290,6 +291,13 @@ def _exact_value(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: s
         (beta,) = params
         t = Fraction(2 * n, L - 1) - 1
         return _kaiser_window.quotient_rounded(beta * beta * (1 - t * t) / 4, beta * beta / 4, code)
+    if entry.exact == "sinc":
+        # bohman, lanczos: scipy's x = 2n/(L - 1) - 1 is g - 1 with g = 2m/(L - 1) for the
+        # mirrored m = min(n, L - 1 - n) (both windows are even in x); value_rounded
+        # encloses w(g) with Python integers (not the C core).
+        from . import _sinc_windows
+        m = min(n, L - 1 - n)
+        return _sinc_windows.value_rounded(_sinc_windows.KINDS[entry.name], m, L - 1, code)
     raise Unsupported(f"no exact reference for {entry.label}")
 
 

@@ -11,7 +11,8 @@ the output type:
     hamming, blackman, boxcar, triang, bartlett, parzen: the same
     general_hamming(M, alpha, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     general_cosine(M, a, sym=True, *, dtype=np.float64, out=None)
-    nuttall, blackmanharris, flattop, cosine, barthann: as hann
+    nuttall, blackmanharris, flattop, cosine, barthann, bohman: as hann
+    lanczos(M, *, sym=True, xp=None, device=None, dtype=np.float64, out=None)
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (2p an integer),
     exponential(M, center=None, tau=1., ...): exp of an exact rational
@@ -40,7 +41,8 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _cosine_windows, _exp_windows, _kaiser_window, _rational, _rational_windows, _windows
+from . import _cosine_windows, _exp_windows, _kaiser_window, _rational, _rational_windows, _sinc_windows, \
+    _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -711,8 +713,25 @@ def cosine(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
     return _listed_window("cosine", _cosine_windows.cosine_window, M, sym, dtype, out, xp, device)
 
 
+def _sinc_window(fname, M, sym, dtype, out, xp, device):
+    """lanczos and bohman (crtrig._sinc_windows): M <= 1 gives scipy's ones; else the
+    window of L = M (sym) or M + 1 points, its first M values."""
+    M, periodic, dt, out = _output(M, sym, dtype, out, fname, xp, device)
+    if M <= 1:
+        return _ones(M, dt, out)
+    L = M + 1 if periodic else M
+    if L - 1 > _sinc_windows.MAX_D:
+        raise ValueError(f"{fname}(): M must be at most {_sinc_windows.MAX_D + (0 if periodic else 1)} "
+                         f"(2**52{' + 1' if not periodic else ''} for sym={not periodic}); got {M}")
+    values = _sinc_windows.window(_sinc_windows.KINDS[fname], L, M, dt if out is None else out.dtype)
+    if out is None:
+        return values
+    out[...] = values  # the same dtype: a copy
+    return out
+
+
 def bohman(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("bohman", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _sinc_window("bohman", M, sym, dtype, out, xp, device)
 
 
 def barthann(M, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -823,7 +842,7 @@ def tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=_np.float64, ou
 
 
 def lanczos(M, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("lanczos", _NOT_YET, M, sym, dtype, out, xp, device)
+    return _sinc_window("lanczos", M, sym, dtype, out, xp, device)
 
 
 #: A decimal parameter of the exp windows (std, tau, sig, center, p) may have at most
@@ -1180,9 +1199,73 @@ barthann.__doc__ = _DOC.format(
     >>> from crtrig import windows
     >>> print(windows.barthann(5))
     [0.   0.5  1.   0.5  0.  ]""")
-_not_done_doc(bohman, "The Bohman window",
-              "(1 - abs(x)) cos(pi x) + sin(pi abs(x))/pi needs an exact 1/pi term: not done yet.")
-_not_done_doc(lanczos, "The Lanczos (sinc) window", "sinc correctly rounded is not done yet.")
+_SINC_DOC = """Return the {title} window of length `M`, correctly rounded;
+    scipy.signal.windows.{name}'s interface.
+
+    {formula}
+    with x = 2n/(L - 1) - 1, n = 0 .. M-1, L = M if `sym` else M + 1 (scipy's
+    extension, then the first M points), each value the exact real number rounded once
+    to nearest-even into `dtype`.  {exact}  Off those points the value is
+    irrational (pi is transcendental), computed in double-double by the C core
+    (src/core/window_sinc.c) with a proven bound, and finished with exact integers
+    where that does not decide the rounding.  M is at most 2**52 + 1 (2**52 periodic):
+    ValueError above.
+
+    Parameters
+    ----------
+    M : int
+        Number of points: a non-negative integer (a Python int, a NumPy integer, or
+        any object with ``__index__``).  0 gives an empty array; 1 gives ``[1.]``
+        (in both modes, as in scipy).
+    sym : bool, default True
+        True: the symmetric window (filter design), scipy's default.  False: the
+        periodic window, the first M values of the symmetric window of M + 1
+        points.{keyword}
+    xp, device : optional
+        scipy's array-namespace keywords: None or numpy, and None or "cpu".
+    dtype : dtype, default float64
+        float64, float32, float16, bfloat16 or an integer type ({supported});
+        integer outputs truncate the correctly rounded float32 value toward zero.
+    out : ndarray, optional
+        A writeable 1-D array of length M and a supported dtype to fill and return;
+        its dtype is then the output type (an explicit `dtype` must agree with it).
+
+    Returns
+    -------
+    ndarray
+        The window, symmetric: w[L - 1 - n] = w[n].
+
+    Raises
+    ------
+    TypeError
+        `M` is not an integer (a bool, None, ...), `sym` is not a bool, `dtype`
+        is not supported, `xp` is not numpy, or `out` is not a suitable array.
+    ValueError
+        `M` is a float or a str (as in scipy), negative or too large, `device` is
+        not "cpu", or `out` has another length or is read-only.  Every error is
+        raised before anything is written to `out`.
+
+    Examples
+    --------
+{examples}
+    """
+bohman.__doc__ = _SINC_DOC.format(
+    title="Bohman", name="bohman",
+    formula="w[n] = (1 - abs(x)) cos(pi abs(x)) + sin(pi abs(x))/pi,\n",
+    exact="It is exactly 0 at the ends (abs(x) = 1)\n    and 1 at the centre (x = 0, odd L).",
+    keyword="", supported=_SUPPORTED_NAMES, examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.bohman(5))
+    [0.         0.31830989 1.         0.31830989 0.        ]""")
+lanczos.__doc__ = _SINC_DOC.format(
+    title="Lanczos (sinc)", name="lanczos",
+    formula="w[n] = sinc(x) = sin(pi x)/(pi x),\n",
+    exact="It is exactly 0 at the ends (x = -1, 1,\n    where scipy's float64 sin(pi) gives about 3.9e-17) "
+          "and 1 at the centre (x = 0, odd L).",
+    keyword="  Keyword-only, as in scipy.", supported=_SUPPORTED_NAMES, examples="""\
+    >>> from crtrig import windows
+    >>> print(windows.lanczos(5))
+    [0.         0.63661977 1.         0.63661977 0.        ]""")
 _not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
               "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
               example="8, 8.6", extra_raises=", or sym=False or an odd M (ValueError, as in scipy)")

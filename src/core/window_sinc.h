@@ -1,0 +1,33 @@
+/* scipy's Lanczos (sinc) and Bohman windows, correctly rounded (internal).
+ *
+ * With L points and D = L - 1, element n of the first half (2n <= D) has
+ * g = 2n/D in [0, 1] (scipy's |x| = 1 - g, x = 2n/D - 1):
+ *   Lanczos  w = sinc(1 - g) = sin(pi g) / (pi (1 - g))        (w = 1 at g = 1)
+ *   Bohman   w = (1 - |x|) cos(pi |x|) + sin(pi |x|)/pi
+ *              = sin(pi g)/pi - g cos(pi g)                     (w = 0 at g = 0)
+ * The double-double stage is here (window_sinc.c); what it cannot decide the
+ * caller finishes exactly (crtrig._sinc_windows, integers). */
+#ifndef CRTRIG_WINDOW_SINC_H
+#define CRTRIG_WINDOW_SINC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "crtrig/crtrig.h"
+
+#define CRTRIG_SINC_LANCZOS 0
+#define CRTRIG_SINC_BOHMAN 1
+
+/* D is at most this (the sinpi table's limit, window_table.h). */
+#define CRTRIG_SINC_MAX_D ((uint64_t)1 << 52)
+
+/* out[n] = w(2n/D) of `kind` correctly rounded into the float format fmt (as the
+ * double of the same value), n = 0 .. count - 1 (1 <= D <= 2^52, count <= D/2 + 1),
+ * or NaN and undecided[n] = 1 where the double-double stage cannot decide.
+ * Returns CRTRIG_OK, CRTRIG_ENOMEM (nothing written) or CRTRIG_EINVAL. */
+int crtrig_sinc_window_fill(int kind, uint64_t D, size_t count, crtrig_dtype fmt, double *out,
+                            unsigned char *undecided, size_t *n_undecided);
+
+/* Test hook: the Bohman series coefficients {hi, lo} (index j of 10) and 1/pi (j = -1). */
+int crtrig_test_sinc_constant(int j, double *hi, double *lo);
+
+#endif
