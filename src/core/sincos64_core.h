@@ -217,6 +217,24 @@ KD_INLINE kdd_t sc64_reduce_lane(int large, int clean, uint64_t b, uint64_t *kbi
     return r;
 }
 
+/* The kind of a chunk of n float64 inputs for the passes that use sc64_reduce_lane:
+ * *any_large when it holds a finite |x| >= 2^17 (the large reduction for every lane),
+ * *any_outside when it holds a tiny (|x| < 2^-27), infinite or NaN lane (not clean). */
+KD_INLINE void sc64_chunk_kind(const char *src, size_t n, uint64_t *any_large, uint64_t *any_outside)
+{
+    uint64_t large = 0, outside = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t b, a;
+        memcpy(&b, src + 8 * i, sizeof b);
+        a = b & SC64_ABS_MASK;
+        large |= a - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
+        outside |= a - SC64_TINY_BITS >= SC64_INF_BITS - SC64_TINY_BITS;
+    }
+    *any_large = large;
+    *any_outside = outside;
+}
+
 /* The exact reduction of sinpi/cospi/tanpi's float64 passes (trigpi_pass.h,
  * tan_pass.h) for 0 <= ax < 2^51 (derived at trigpi.c's stage_first64):
  * q = RNint(ax/2), w = 128 (ax - 2q) (exact, |w| <= 128), ks = RN(w + 1.5 2^52),

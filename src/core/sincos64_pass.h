@@ -95,14 +95,8 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        uint64_t any_large = 0, any_outside = 0;
-        for (i = 0; i < n; i++) {
-            uint64_t b, a;
-            memcpy(&b, src + 8 * i, sizeof b);
-            a = b & SC64_ABS_MASK;
-            any_large |= a - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
-            any_outside |= a - SC64_TINY_BITS >= SC64_INF_BITS - SC64_TINY_BITS;
-        }
+        uint64_t any_large, any_outside;
+        sc64_chunk_kind(src, n, &any_large, &any_outside);
         if (any_large)
             (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
         else
