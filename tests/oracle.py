@@ -914,3 +914,83 @@ def tan_family(func: str, x) -> np.ndarray:
     results = [evaluate(v, name) for v in values]
     with np.errstate(over="ignore"):  # inf results are exact
         return np.array(results, dtype=NUMPY_DTYPES[name]).reshape(array.shape)
+
+
+# ---------------------------------------------------------------------------
+# The Kaiser-Bessel derived window: scipy's own recipe, kaiser(M // 2 + 1, beta)
+# from mpmath's besseli at beta sqrt(1 - t^2), its running sums and the root of
+# their ratio, all in mpmath with a claimed error bound (not crtrig's cancelled
+# integer series).  beta = 0: every v_j = 1, w^2 = (n + 1)/L, rounded exactly when
+# it is the square of a rational.
+# ---------------------------------------------------------------------------
+
+def kbd_window(M: int, beta: Fraction, fmts=FLOAT_FORMATS) -> dict:
+    """scipy.signal.windows.kaiser_bessel_derived(M, beta) (M even >= 0) correctly
+    rounded into each format: {fmt: array of that dtype}."""
+    beta = abs(Fraction(beta))
+    if M == 0:
+        return {fmt: np.empty(0, dtype=NUMPY_DTYPES[fmt]) for fmt in fmts}
+    assert M % 2 == 0
+    L = M // 2 + 1
+    half = {fmt: [None] * (L - 1) for fmt in fmts}
+    pending = list(range(L - 1))
+    if beta == 0:
+        for n in range(L - 1):
+            r = Fraction(n + 1, L)
+            p, q = math.isqrt(r.numerator), math.isqrt(r.denominator)
+            if p * p == r.numerator and q * q == r.denominator:
+                for fmt in fmts:
+                    half[fmt][n] = round_to_format(Fraction(p, q), fmt)
+            else:
+                def evaluate(prec, r=r):
+                    with mpmath.workprec(prec + 8):
+                        value = mpmath.sqrt(mpmath.mpf(r.numerator) / r.denominator)
+                    return value, Fraction(1, 2 ** (prec + 6))  # value < 1: 2^-(prec + 8) absolute
+                for fmt in fmts:
+                    half[fmt][n] = correctly_rounded(evaluate, fmt)
+        pending = []
+    prec = 128
+    alpha = Fraction(L - 1, 2)
+    while pending:
+        if prec > 1 << 13:
+            raise ArithmeticError("oracle: no convergence (kbd)")
+        # Working precision w: each v_j has relative error <= (beta + 17) 2^(4 - w) (as in
+        # kaiser_value); L additions of positive terms add <= L 2^-w relative to every
+        # running sum; the quotient and the root 2^-w each, the root halving the rest.
+        # Claimed: (beta + L + 20) 2^(5 - w) relative.
+        w = prec + 16 + L.bit_length()
+        with mpmath.workprec(w):
+            b = mpmath.mpf(beta.numerator) / beta.denominator
+            i0b = mpmath.besseli(0, b)
+            sums, total = [], mpmath.mpf(0)
+            for j in range(L):
+                t = (j - alpha) / alpha
+                inner = 1 - t * t
+                z = b * mpmath.sqrt(mpmath.mpf(inner.numerator) / inner.denominator)
+                total += mpmath.besseli(0, z) / i0b
+                sums.append(total)
+            roots = {n: mpmath.sqrt(sums[n] / total) for n in pending}
+        still = []
+        for n in pending:
+            value = _exact(roots[n])
+            error = value * gmpy2.mpq(int(beta) + L + 21, 2 ** (w - 5))
+            got = {}
+            for fmt in fmts:
+                low, high = round_to_format(value - error, fmt), round_to_format(value + error, fmt)
+                if not _same(low, high):
+                    break
+                got[fmt] = low
+            else:
+                for fmt in fmts:
+                    half[fmt][n] = got[fmt]
+                continue
+            still.append(n)
+        pending = still
+        prec *= 2
+    result = {}
+    for fmt in fmts:
+        values = np.array(half[fmt] + half[fmt][::-1], dtype=np.float64)
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result

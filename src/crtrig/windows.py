@@ -41,8 +41,8 @@ from fractions import Fraction as _Fraction
 
 import numpy as _np
 
-from . import _cosine_windows, _exp_windows, _kaiser_window, _rational, _rational_windows, _sinc_windows, \
-    _windows
+from . import _cosine_windows, _exp_windows, _kaiser_window, _kbd_window, _rational, _rational_windows, \
+    _sinc_windows, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -1152,13 +1152,94 @@ def kaiser(M, beta, sym=True, *, xp=None, device=None, dtype=_np.float64, out=No
 
 
 def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.float64, out=None):
+    """Return the Kaiser-Bessel derived window of length `M`, correctly rounded;
+    scipy.signal.windows.kaiser_bessel_derived's interface.
+
+    With L = M/2 + 1 and Kaiser's window v_j = I0(beta sqrt(1 - t_j^2)) / I0(beta),
+    t_j = 2j/(L - 1) - 1, j = 0 .. L-1 (scipy's ``kaiser(M // 2 + 1, beta)``: beta as
+    given, no factor pi), w[n] = sqrt((v_0 + ... + v_n) / (v_0 + ... + v_(L-1))) for
+    n = 0 .. L-2 and w[M - 1 - n] = w[n], each value the exact real number rounded once
+    to nearest-even into `dtype` (not a root of rounded sums).  The I0 normalisation
+    cancels: w[n]^2 = (S(y_0) + ... + S(y_n)) / (S(y_0) + ... + S(y_(L-1))), S(y) =
+    sum_k y^k/(k!)^2, y_j = beta^2 j (L - 1 - j)/(L - 1)^2, every S(y_j) enclosed in
+    exact integers and the root's enclosure refined until it rounds (pure Python:
+    far slower than scipy's float64 window; crtrig._kbd_window).
+
+    Parameters
+    ----------
+    M : int
+        The number of points: 0 (an empty array) or an even positive integer (odd M
+        is a ValueError, as in scipy); at most 2**27 - 2 here.  M = 2 gives
+        sqrt(1/2) twice for every beta.
+    beta : float, int, Fraction, Decimal or decimal string
+        Kaiser's shape parameter, read as an exact rational (floats as their shortest
+        decimal: 8.6 is 43/5); abs(beta) at most 600 (NotImplementedError above); 0
+        gives sqrt((n + 1)/L).
+    sym : bool, default True
+        Keyword-only, as in scipy; False is a ValueError (the window is only defined
+        symmetric), so ``get_window("kbd", ...)`` needs ``fftbins=False``.
+    xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window, symmetric, w[n]^2 + w[n + M/2]^2 = 1 up to the rounding
+        (Princen-Bradley).
+
+    Raises
+    ------
+    ValueError
+        sym=False or an odd M (as in scipy), or `M`, `device`, `out` are wrong as in
+        `hann`.
+    NotImplementedError
+        abs(beta) > 600 or M above 2**27 - 2 (the message names
+        ``scipy.signal.windows.kaiser_bessel_derived``, float64, not correctly
+        rounded).
+    TypeError
+        `beta` is not a number of the kinds above, or `M`, `sym`, `dtype`, `xp`,
+        `out` are wrong as in `hann`.
+    ArithmeticError
+        No rounding decision at 2**17 bits (not expected to happen for any input:
+        see crtrig._kbd_window).
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.kaiser_bessel_derived(8, 8.6))
+    [0.02813426 0.45054554 0.89275345 0.99960415 0.99960415 0.89275345
+     0.45054554 0.02813426]
+    >>> print(windows.kaiser_bessel_derived(4, 0))
+    [0.57735027 0.81649658 0.81649658 0.57735027]
+    >>> windows.kaiser_bessel_derived(5, 8.6)
+    Traceback (most recent call last):
+    ValueError: Kaiser-Bessel Derived windows are only defined for even number of points
+    """
     if not _flag(sym, "kaiser_bessel_derived", "sym"):
         raise ValueError("Kaiser-Bessel Derived windows are only defined for symmetric shapes")
     length = _length(M, "kaiser_bessel_derived")
     if length >= 1 and length % 2:
         raise ValueError("Kaiser-Bessel Derived windows are only defined for even number of points")
-    return _not_implemented("kaiser_bessel_derived", f"{_NOT_YET} (it needs Kaiser's window and a square "
-                            "root of a ratio of its partial sums)", M, sym, dtype, out, xp, device)
+    M, _, dt, out = _output(M, sym, dtype, out, "kaiser_bessel_derived", xp, device)
+    shape = abs(_param_fraction(beta, "kaiser_bessel_derived", "beta"))
+    if shape > _kbd_window.MAX_BETA:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser_bessel_derived() is not implemented for abs(beta) > "
+            f"{_kbd_window.MAX_BETA:g} (got {_shown(beta)}).  scipy.signal.windows.kaiser_bessel_derived "
+            "computes it in float64, not correctly rounded")
+    if M // 2 + 1 > _kbd_window.MAX_LENGTH:
+        raise NotImplementedError(
+            f"crtrig.windows.kaiser_bessel_derived() is not implemented for M = {M} (at most 2**27 - 2).  "
+            "scipy.signal.windows.kaiser_bessel_derived computes it in float64, not correctly rounded")
+    target = _np.dtype(dt if out is None else out.dtype)
+    if M == 0:
+        values = _np.empty(0, dtype=target)
+    else:
+        values = _kbd_window.window(M, shape, target)
+    if out is None:
+        return values
+    out[...] = values
+    return out
 
 
 def taylor(M, nbar=4, sll=30, norm=True, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -1266,9 +1347,6 @@ lanczos.__doc__ = _SINC_DOC.format(
     >>> from crtrig import windows
     >>> print(windows.lanczos(5))
     [0.         0.63661977 1.         0.63661977 0.        ]""")
-_not_done_doc(kaiser_bessel_derived, "The Kaiser-Bessel derived window", "Not done yet (it needs `kaiser`).",
-              "beta : float\n        The shape parameter (scipy's signature; sym is keyword-only).\n    ",
-              example="8, 8.6", extra_raises=", or sym=False or an odd M (ValueError, as in scipy)")
 _not_done_doc(taylor, "The Taylor window", "Not done yet.",
               "nbar, sll, norm : optional\n        As in scipy.\n    ")
 chebwin.__doc__ = _NOT_DONE_DOC.format(
