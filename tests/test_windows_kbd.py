@@ -1,0 +1,190 @@
+"""crtrig.windows.kaiser_bessel_derived (crtrig._kbd_window) against the mpmath oracle
+(tests/oracle.py, kbd_window: scipy's recipe -- kaiser(M // 2 + 1, beta) from mpmath's
+besseli, running sums, root of the ratio): every dtype, every element of every even M
+up to 200 for several beta, larger beta (ends underflowing in the narrow formats),
+long windows, the exact paths (beta = 0, M = 2, rational roots), the refinement and
+its cap, and scipy's interface."""
+from fractions import Fraction
+
+import ml_dtypes
+import mpmath
+import numpy as np
+import pytest
+import scipy.signal.windows as scipy_windows
+
+from crtrig import _kbd_window, _kaiser_window, windows
+
+import oracle
+
+FLOATS = ("float64", "float32", "float16", "bfloat16")
+CODES = {"float16": 0, "bfloat16": 1, "float32": 2, "float64": 3}
+DTYPES = {"float64": np.float64, "float32": np.float32, "float16": np.float16, "bfloat16": ml_dtypes.bfloat16}
+# (beta as passed, the exact rational crtrig reads it as)
+BETAS = [(0, Fraction(0)), (0.5, Fraction(1, 2)), (1, Fraction(1)), (4.0, Fraction(4)), (8.6, Fraction(43, 5))]
+LARGE_BETAS = [(40, Fraction(40)), (120.25, Fraction(481, 4)), (600, Fraction(600))]
+
+
+def bits(a):
+    a = np.ascontiguousarray(a)
+    return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
+
+
+def same(got, want):
+    return got.dtype == want.dtype and got.shape == want.shape and np.array_equal(bits(got), bits(want))
+
+
+def check(M, beta, exact, fmts=FLOATS):
+    want = oracle.kbd_window(M, exact, fmts)
+    for fmt in fmts:
+        got = windows.kaiser_bessel_derived(M, beta, dtype=DTYPES[fmt])
+        assert same(got, want[fmt]), (beta, M, fmt, got, want[fmt])
+
+
+@pytest.mark.parametrize("beta, exact", BETAS, ids=[str(b) for b, _ in BETAS])
+def test_every_even_length_up_to_200(beta, exact):
+    for M in range(0, 201, 2):
+        check(M, beta, exact)
+
+
+@pytest.mark.parametrize("beta, exact", LARGE_BETAS, ids=[str(b) for b, _ in LARGE_BETAS])
+def test_large_beta(beta, exact):
+    """w[0] = sqrt(1/B) ~ exp(-beta/2): subnormal or zero in float16 (and bfloat16 at 600)."""
+    for M in list(range(2, 41, 2)) + [64, 100]:
+        check(M, beta, exact)
+    w = windows.kaiser_bessel_derived(40, beta, dtype=np.float16)
+    assert w[0] < 2.0 ** -14  # below float16's normal range: its subnormals (or 0) rounded once
+
+
+@pytest.mark.parametrize("M, beta, exact", [(2000, 8.6, Fraction(43, 5)), (10**4, 3.25, Fraction(13, 4))])
+def test_long_windows(M, beta, exact):
+    """Every element of a long window in float64 and float32 (the oracle computes all)."""
+    check(M, beta, exact, ("float64", "float32"))
+
+
+def test_exact_values():
+    half = np.sqrt(np.float64(0.5))  # numpy's sqrt is correctly rounded
+    for beta in (0, 0.5, 8.6, 600):
+        assert same(windows.kaiser_bessel_derived(2, beta), np.array([half, half]))
+    w = windows.kaiser_bessel_derived(6, 0)  # sqrt(1/4), sqrt(2/4), sqrt(3/4)
+    assert w[0] == 0.5 and w[5] == 0.5
+    assert same(windows.kaiser_bessel_derived(0, 8.6), np.empty(0))
+    assert same(windows.kaiser_bessel_derived(0, 8.6, dtype=np.float16), np.empty(0, dtype=np.float16))
+    assert same(windows.kaiser_bessel_derived(16, -8.6), windows.kaiser_bessel_derived(16, 8.6))
+    assert same(windows.kaiser_bessel_derived(16, "43/5"), windows.kaiser_bessel_derived(16, 8.6))
+    assert same(windows.kaiser_bessel_derived(16, Fraction(43, 5)), windows.kaiser_bessel_derived(16, 8.6))
+
+
+def test_sqrt_rational_rounded():
+    """Exact rational roots, including ties of the narrow formats."""
+    f = _kbd_window.sqrt_rational_rounded
+    assert f(1, 4, 3) == 0.5
+    assert f(4095 ** 2, 4096 ** 2, 2) == 4095 / 4096  # exact in float32
+    assert f(4095 ** 2, 4096 ** 2, 0) == 1.0  # a float16 tie: to even (1.0, not 1 - 2^-11)
+    assert f(4093 ** 2, 4096 ** 2, 0) == 4092 / 4096  # a tie between 4092 and 4094: to even
+    assert f(1, 2, 3) == float(np.sqrt(0.5))
+    for p, q in [(1, 3), (2, 3), (5, 7), (99, 100), (3, 4)]:
+        def evaluate(prec, p=p, q=q):
+            with mpmath.workprec(prec + 8):
+                return mpmath.sqrt(mpmath.mpf(p) / q), Fraction(1, 2 ** (prec + 6))
+        for fmt in FLOATS:
+            assert f(p, q, CODES[fmt]) == oracle.correctly_rounded(evaluate, fmt), (p, q, fmt)
+
+
+def test_symmetry_and_princen_bradley():
+    w = windows.kaiser_bessel_derived(1000, 8.6)
+    assert np.array_equal(w, w[::-1])
+    assert np.allclose(w[:500] ** 2 + w[500:] ** 2, 1.0, rtol=0, atol=4e-16)
+    assert np.all(np.diff(w[:500]) > 0)
+    s = scipy_windows.kaiser_bessel_derived(1000, 8.6)
+    assert np.allclose(w, s, rtol=1e-14, atol=0)
+
+
+def test_refinement(monkeypatch):
+    """Enclosures widened at F = 128 leave elements undecided; the refinement at 2F
+    gives the oracle's values."""
+    original = _kaiser_window._series_bounds
+    seen = []
+
+    def wide(a, b, F):
+        lo, hi = original(a, b, F)
+        seen.append(F)
+        return (lo - (1 << (F - 30)), hi + (1 << (F - 30))) if F == 128 else (lo, hi)
+
+    monkeypatch.setattr(_kbd_window, "_series_bounds", wide)
+    want = oracle.kbd_window(60, Fraction(43, 5), ("float64",))["float64"]
+    assert same(windows.kaiser_bessel_derived(60, 8.6), want)
+    assert 128 in seen and 256 in seen
+
+
+def test_precision_cap(monkeypatch):
+    monkeypatch.setattr(_kbd_window, "MAX_F", 64)
+    with pytest.raises(ArithmeticError, match="no rounding decision"):
+        windows.kaiser_bessel_derived(8, 8.6)
+
+
+def test_integer_dtype_and_out():
+    assert same(windows.kaiser_bessel_derived(10, 5.0, dtype=np.int8),
+                windows.kaiser_bessel_derived(10, 5.0, dtype=np.float32).astype(np.int8))
+    out = np.empty(10, dtype=np.float16)
+    assert windows.kaiser_bessel_derived(10, 5.0, out=out) is out
+    assert same(out, windows.kaiser_bessel_derived(10, 5.0, dtype=np.float16))
+    out = np.empty(10, dtype=ml_dtypes.bfloat16)
+    windows.kaiser_bessel_derived(10, 5.0, out=out)
+    assert same(out, windows.kaiser_bessel_derived(10, 5.0, dtype=ml_dtypes.bfloat16))
+    # errors before anything is written
+    for bad in (dict(out=np.full(8, 7.0)), dict(out=np.full(10, 7.0), dtype=np.float32),
+                dict(out=np.full(10, 7.0), beta=None), dict(out=np.full(10, 7.0), beta=601),
+                dict(out=np.full(10, 7.0), sym=False), dict(out=np.full(10, 7.0), device="cuda")):
+        target = bad["out"]
+        kwargs = {k: v for k, v in bad.items() if k != "beta"}
+        with pytest.raises((TypeError, ValueError, NotImplementedError)):
+            windows.kaiser_bessel_derived(10, bad.get("beta", 5.0), **kwargs)
+        assert np.all(target == 7.0)
+    ro = np.empty(10)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        windows.kaiser_bessel_derived(10, 5.0, out=ro)
+
+
+def test_arguments_like_scipy():
+    for M in (1, 3, 7, 101):
+        for f in (windows.kaiser_bessel_derived, scipy_windows.kaiser_bessel_derived):
+            with pytest.raises(ValueError, match="even number of points"):
+                f(M, 8.6)
+    for f in (windows.kaiser_bessel_derived, scipy_windows.kaiser_bessel_derived):
+        with pytest.raises(ValueError, match="only defined for symmetric"):
+            f(8, 8.6, sym=False)
+    with pytest.raises(TypeError):
+        windows.kaiser_bessel_derived(8, 8.6, True)  # sym is keyword-only, as in scipy
+    with pytest.raises(TypeError):
+        scipy_windows.kaiser_bessel_derived(8, 8.6, True)
+    with pytest.raises(ValueError):
+        windows.kaiser_bessel_derived(8.0, 8.6)
+    with pytest.raises(ValueError):
+        windows.kaiser_bessel_derived(8, float("nan"))
+    with pytest.raises(TypeError):
+        windows.kaiser_bessel_derived(8, None)
+    with pytest.raises(TypeError):
+        windows.kaiser_bessel_derived(8, 8.6, dtype=np.complex128)
+    with pytest.raises(NotImplementedError, match="scipy.signal.windows.kaiser_bessel_derived"):
+        windows.kaiser_bessel_derived(8, 600.5)
+    with pytest.raises(NotImplementedError, match="scipy.signal.windows.kaiser_bessel_derived"):
+        windows.kaiser_bessel_derived(2**27, 8.6)
+    assert same(windows.kaiser_bessel_derived(8, 8.6, xp=np, device="cpu"), windows.kaiser_bessel_derived(8, 8.6))
+
+
+def test_get_window():
+    want = windows.kaiser_bessel_derived(64, 8.6)
+    for name in ("kaiser bessel derived", "kaiser_bessel_derived", "kbd"):
+        assert same(windows.get_window((name, 8.6), 64, fftbins=False), want)
+        assert same(windows.get_window((name + "_symmetric", 8.6), 64), want)
+        assert same(windows.get_window((name, 8.6), 64, fftbins=False, dtype=np.float32),
+                    windows.kaiser_bessel_derived(64, 8.6, dtype=np.float32))
+        with pytest.raises(ValueError, match="only defined for symmetric"):  # fftbins=True: sym=False
+            windows.get_window((name, 8.6), 64)
+        with pytest.raises(ValueError, match="must have parameters"):
+            windows.get_window(name, 64, fftbins=False)
+    with pytest.raises(ValueError, match="even number"):
+        windows.get_window(("kbd", 8.6), 63, fftbins=False)
+    assert np.allclose(windows.get_window(("kbd", 8.6), 64, fftbins=False),
+                       scipy_windows.get_window(("kbd", 8.6), 64, fftbins=False), rtol=1e-14, atol=0)
