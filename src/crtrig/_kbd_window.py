@@ -30,8 +30,12 @@ L - 1, so A_n holds the value 1 once and B twice, and if 1 and those I0 values a
 linearly independent over Q (which Siegel-Shidlovskii-type results on the algebraic
 independence of Bessel values at distinct algebraic points would give) then b^2 =
 1/2, impossible for a rational b.  crtrig does not rely on that: the doubling of F
-stops at F = 2^17 and raises ArithmeticError (never seen; an enclosure at F = 128
-is already ~2^-120 wide relative).
+stops at F = 2^17 and raises ArithmeticError (never seen: at F = 128 each S(y_j)
+is enclosed within about K + 2 units of 2^-F, K <= ~1000 series terms, and S >= 1,
+so the enclosures of A_n, B and w[n] are below ~2^-115 wide relative).
+
+Speed: pure Python.  The series dominate (K grows like beta): at M = 10^5 about
+0.4 s for beta 8.6 and 22 s for beta 600, against scipy's few ms.
 """
 
 from __future__ import annotations
