@@ -217,6 +217,25 @@ KD_INLINE kdd_t sc64_reduce_lane(int large, int clean, uint64_t b, uint64_t *kbi
     return r;
 }
 
+/* The output bits and *flag of a lane of those passes, from its rounded value y and
+ * sc64_round's differ: a clean lane (the chunk has no tiny, inf or NaN lane) takes y,
+ * flag 2 differ; otherwise tiny lanes (|x| < 2^-27) take tiny_bits (flag 0), inf and
+ * NaN keep x's bits b with flag 1 (the stages then decide them), ordinary lanes y. */
+KD_INLINE uint64_t sc64_finish_lane(int clean, uint64_t b, double y, uint64_t differ, uint64_t tiny_bits,
+                                    uint64_t *flag)
+{
+    uint64_t tiny, special, inside;
+    if (clean) {
+        *flag = differ << 1;
+        return sc64_to_bits(y);
+    }
+    tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
+    special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
+    inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
+    *flag = ((differ << 1) & inside) | special;
+    return (sc64_to_bits(y) & inside) | (tiny_bits & (0u - tiny)) | (b & (0u - special));
+}
+
 /* The kind of a chunk of n float64 inputs for the passes that use sc64_reduce_lane:
  * *any_large when it holds a finite |x| >= 2^17 (the large reduction for every lane),
  * *any_outside when it holds a tiny (|x| < 2^-27), infinite or NaN lane (not clean). */

@@ -40,7 +40,7 @@ enum { SC64_CHUNK = 256 };
 KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_t *flag,
                              kdd_t *value, double *bound_out)
 {
-    uint64_t kbits, differ, tiny, special, inside;
+    uint64_t kbits, differ;
     double delta, bound, y;
     kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), R;
     R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
@@ -48,16 +48,7 @@ KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_
     y = sc64_round(R, bound, &differ);
     *value = R;
     *bound_out = bound;
-    if (clean) {
-        *flag = differ << 1;
-        return sc64_to_bits(y);
-    }
-    tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
-    special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
-    inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
-    *flag = ((differ << 1) & inside) | special;
-    return (sc64_to_bits(y) & inside) | ((func ? SC64_ONE_BITS : b) & (0u - tiny)) |
-           (b & (0u - special));
+    return sc64_finish_lane(clean, b, y, differ, func ? SC64_ONE_BITS : b, flag);
 }
 
 /* One loop per (reduction, chunk with or without tiny/special lanes): no branch

@@ -159,7 +159,7 @@ KD_INLINE kdd_t tan64_quotient(kdd_t S, kdd_t C, double es, double ec, double *b
 KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, kdd_t *value,
                               double *bound_out)
 {
-    uint64_t kbits, differ, tiny, special, inside;
+    uint64_t kbits, differ;
     double delta, es, ec, bound, y;
     kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), S, C, Q;
     S = sc64_eval(kbits, r.hi, r.lo, &es);
@@ -170,15 +170,7 @@ KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, 
     y = sc64_round(Q, bound, &differ);
     *value = Q;
     *bound_out = bound;
-    if (clean) {
-        *flag = differ << 1;
-        return sc64_to_bits(y);
-    }
-    tiny = (b & SC64_ABS_MASK) < SC64_TINY_BITS;
-    special = (b & SC64_ABS_MASK) >= SC64_INF_BITS;
-    inside = (tiny | special) - 1u;  /* all ones for ordinary lanes */
-    *flag = ((differ << 1) & inside) | special;
-    return (sc64_to_bits(y) & inside) | (b & (0u - tiny)) | (b & (0u - special));
+    return sc64_finish_lane(clean, b, y, differ, b, flag);
 }
 
 /* ---- tanpi, float64 ----
