@@ -41,4 +41,37 @@ static inline double sinpi_half_turn(double s)
     return s * q;
 }
 
+/* A pass's value loop and its flags loop over n elements of SIZE bytes (UINT: their
+ * bits), with the vectorization attribute ATTR: NAME computes every output and returns
+ * the OR of the lanes' flags (of type FLAG); NAME##_flags computes the same lanes again
+ * (the same operations: the same flags) and stores each flag, for the chunks where one
+ * is set.  LANE_CALL is the lane's call, an expression in the input bits b that
+ * returns the output bits and writes the flag into f (trigpi_pass.h, tan_pass.h). */
+#define CRTRIG_PASS_LANE_LOOPS(ATTR, NAME, UINT, SIZE, FLAG, LANE_CALL)                    \
+    ATTR static FLAG NAME(const char *in, char *out, size_t n)                           \
+    {                                                                                    \
+        FLAG any = 0;                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b, o;                                                                   \
+            FLAG f;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            o = LANE_CALL;                                                               \
+            memcpy(out + SIZE * i, &o, sizeof o);                                        \
+            any |= f;                                                                    \
+        }                                                                                \
+        return any;                                                                      \
+    }                                                                                    \
+    ATTR static void NAME##_flags(const char *in, size_t n, unsigned char *undecided)    \
+    {                                                                                    \
+        size_t i;                                                                        \
+        for (i = 0; i < n; i++) {                                                        \
+            UINT b;                                                                      \
+            FLAG f;                                                                      \
+            memcpy(&b, in + SIZE * i, sizeof b);                                         \
+            (void)LANE_CALL;                                                             \
+            undecided[i] = (unsigned char)f;                                             \
+        }                                                                                \
+    }
+
 #endif

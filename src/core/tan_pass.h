@@ -352,36 +352,8 @@ TAN64_LOOP(tan64_large_clean, 1, 1)
 
 /* tanpi loops: every output and the OR of the flags; the flags loop (same lanes, the
  * same flags) runs only for a chunk where one is set. */
-#define TANPI_LOOP(NAME, LANE, UINT, SIZE)                                                 \
-    TAN_VECTORIZE static UINT NAME(const char *in, char *out, size_t n)                    \
-    {                                                                                      \
-        UINT any = 0;                                                                      \
-        size_t i;                                                                          \
-        for (i = 0; i < n; i++) {                                                          \
-            UINT b, o;                                                                     \
-            UINT_FLAG_##SIZE f;                                                            \
-            memcpy(&b, in + SIZE * i, sizeof b);                                           \
-            o = LANE(b, &f);                                                               \
-            memcpy(out + SIZE * i, &o, sizeof o);                                          \
-            any |= f;                                                                      \
-        }                                                                                  \
-        return any;                                                                        \
-    }                                                                                      \
-    TAN_VECTORIZE static void NAME##_flags(const char *in, size_t n, unsigned char *undecided) \
-    {                                                                                      \
-        size_t i;                                                                          \
-        for (i = 0; i < n; i++) {                                                          \
-            UINT b;                                                                        \
-            UINT_FLAG_##SIZE f;                                                            \
-            memcpy(&b, in + SIZE * i, sizeof b);                                           \
-            (void)LANE(b, &f);                                                             \
-            undecided[i] = (unsigned char)f;                                               \
-        }                                                                                  \
-    }
-#define UINT_FLAG_4 uint32_t
-#define UINT_FLAG_8 uint64_t
-TANPI_LOOP(tanpi32_chunk, tanpi32_lane, uint32_t, 4)
-TANPI_LOOP(tanpi64_chunk, tanpi64_lane, uint64_t, 8)
+CRTRIG_PASS_LANE_LOOPS(TAN_VECTORIZE, tanpi32_chunk, uint32_t, 4, uint32_t, tanpi32_lane(b, &f))
+CRTRIG_PASS_LANE_LOOPS(TAN_VECTORIZE, tanpi64_chunk, uint64_t, 8, uint64_t, tanpi64_lane(b, &f))
 
 /* First pass of tanpi over count contiguous float32 or float64 inputs (func
  * CRTRIG_TANPI; in and out must not overlap): out[i] for every i and undecided[i] as

@@ -236,37 +236,10 @@ KD_INLINE uint32_t tp32_clean_lane(int use_cos, uint32_t b, uint64_t *undecided)
 #else
 #define TRIGPI_CLEAN_VECTORIZE
 #endif
-#define TRIGPI_LOOP(NAME, LANE, USE_COS, UINT, SIZE, FLAG)                                        \
-    TRIGPI_VECTORIZE static FLAG NAME(const char *in, char *out, size_t n)               \
-    {                                                                                    \
-        FLAG any = 0;                                                                    \
-        size_t i;                                                                        \
-        for (i = 0; i < n; i++) {                                                        \
-            UINT b, o;                                                                   \
-            FLAG f;                                                                      \
-            memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            o = LANE(USE_COS, 0, b, &f);                                                 \
-            memcpy(out + SIZE * i, &o, sizeof o);                                        \
-            any |= f;                                                                    \
-        }                                                                                \
-        return any;                                                                      \
-    }                                                                                    \
-    TRIGPI_VECTORIZE static void NAME##_flags(const char *in, size_t n,                  \
-                                              unsigned char *undecided)                  \
-    {                                                                                    \
-        size_t i;                                                                        \
-        for (i = 0; i < n; i++) {                                                        \
-            UINT b;                                                                      \
-            FLAG f;                                                                      \
-            memcpy(&b, in + SIZE * i, sizeof b);                                         \
-            (void)LANE(USE_COS, 0, b, &f);                                               \
-            undecided[i] = (unsigned char)f;                                             \
-        }                                                                                \
-    }
-TRIGPI_LOOP(tp64_sinpi, tp64_lane, 0, uint64_t, 8, uint64_t)
-TRIGPI_LOOP(tp64_cospi, tp64_lane, 1, uint64_t, 8, uint64_t)
-TRIGPI_LOOP(tp32_sinpi, tp32_lane, 0, uint32_t, 4, uint32_t)
-TRIGPI_LOOP(tp32_cospi, tp32_lane, 1, uint32_t, 4, uint32_t)
+CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp64_sinpi, uint64_t, 8, uint64_t, tp64_lane(0, 0, b, &f))
+CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp64_cospi, uint64_t, 8, uint64_t, tp64_lane(1, 0, b, &f))
+CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_sinpi, uint32_t, 4, uint32_t, tp32_lane(0, 0, b, &f))
+CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_cospi, uint32_t, 4, uint32_t, tp32_lane(1, 0, b, &f))
 
 /* float64 clean loops (tp64_clean_lane). */
 #define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
