@@ -41,6 +41,14 @@ cdef extern from "window_sinc.h" nogil:
     int crtrig_test_sinc_constant(int j, double *hi, double *lo)
     uint64_t CRTRIG_SINC_MAX_D
 
+cdef extern from "window_taylor.h" nogil:
+    int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *a_hi, const double *a_lo,
+                                  int centre_one, int fmt, double *out, unsigned char *undecided,
+                                  size_t *n_undecided)
+    uint64_t CRTRIG_TAYLOR_MAX_L
+    size_t CRTRIG_TAYLOR_MAX_K
+    double CRTRIG_TAYLOR_MAX_SUM
+
 cdef extern from "selfcheck.h" nogil:
     ctypedef struct crtrig_selfcheck_window_input:
         int kind
@@ -1686,3 +1694,45 @@ def sinc_constant(int j):
     if crtrig_test_sinc_constant(j, &hi, &lo) != CRTRIG_OK:
         raise ValueError("sinc_constant: j must lie in [-1, 9]")
     return hi, lo
+
+
+# ---------------------------------------------------------------------------
+# Taylor window (src/core/window_taylor.c; crtrig._taylor_window)
+# ---------------------------------------------------------------------------
+
+TAYLOR_MAX_L = CRTRIG_TAYLOR_MAX_L
+TAYLOR_MAX_K = CRTRIG_TAYLOR_MAX_K
+TAYLOR_MAX_SUM = CRTRIG_TAYLOR_MAX_SUM
+
+
+def taylor_fill(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int fmt):
+    """The first `count` elements of the Taylor window of L points from the
+    coefficients a_0 .. a_K as double-doubles (a_hi, a_lo: float64 arrays of K + 1),
+    correctly rounded into float format `fmt` (see src/core/window_taylor.h):
+    (values, indices of the undecided elements, NaN in values, for the exact
+    fallback)."""
+    cdef cnp.ndarray hi = np.ascontiguousarray(a_hi, dtype=np.float64)
+    cdef cnp.ndarray lo = np.ascontiguousarray(a_lo, dtype=np.float64)
+    cdef cnp.ndarray out
+    cdef cnp.ndarray flags
+    cdef size_t missing = 0, K
+    cdef int rc
+    if count < 0:
+        raise ValueError("taylor_fill: count must be >= 0")
+    if hi.ndim != 1 or hi.shape[0] < 1 or lo.ndim != 1 or lo.shape[0] != hi.shape[0]:
+        raise ValueError("taylor_fill: a_hi and a_lo must be 1-D of the same length >= 1")
+    K = <size_t>(hi.shape[0] - 1)
+    out = np.empty(count, dtype=np.float64)
+    flags = np.empty(count, dtype=np.uint8)
+    with nogil:
+        rc = crtrig_taylor_window_fill(L, <size_t>count, K, <const double *>cnp.PyArray_DATA(hi),
+                                       <const double *>cnp.PyArray_DATA(lo), centre_one, fmt,
+                                       <double *>cnp.PyArray_DATA(out),
+                                       <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+    if rc == CRTRIG_ENOMEM:
+        raise MemoryError("taylor_fill: the sinpi table could not be allocated")
+    if rc != CRTRIG_OK:
+        raise ValueError("taylor_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
