@@ -16,6 +16,7 @@ the output type:
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
     gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (2p an integer),
     exponential(M, center=None, tau=1., ...): exp of an exact rational
+    taylor(M, nbar=4, sll=30, norm=True, sym=True, ...): 1 <= nbar <= 400, 0 <= sll <= 6000
     get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
 
 The others check their arguments and raise NotImplementedError naming scipy's
@@ -42,7 +43,7 @@ from fractions import Fraction as _Fraction
 import numpy as _np
 
 from . import _cosine_windows, _exp_windows, _kaiser_window, _kbd_window, _rational, _rational_windows, \
-    _sinc_windows, _windows
+    _sinc_windows, _taylor_window, _windows
 from ._dtypes import SUPPORTED_NAMES as _SUPPORTED_NAMES, output_code as _output_code, \
     resolve_dtype as _resolve_dtype
 
@@ -1243,8 +1244,102 @@ def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.
 
 
 def taylor(M, nbar=4, sll=30, norm=True, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
-    return _not_implemented("taylor", f"{_NOT_YET} (its coefficients are products of real numbers that "
-                            "would have to be carried exactly)", M, sym, dtype, out, xp, device)
+    """Return the Taylor window of length `M`, correctly rounded;
+    scipy.signal.windows.taylor's interface.
+
+    scipy's definition, read as real numbers: B = 10^(sll/20), A = acosh(B)/pi,
+    sp2 = nbar^2/(A^2 + (nbar - 1/2)^2) and, for m = 1 .. nbar-1,
+
+        F_m = (-1)^(m+1) prod_{n=1}^{nbar-1} (1 - m^2/sp2/(A^2 + (n - 1/2)^2))
+              / (2 prod_{n != m, 1 <= n < nbar} (1 - m^2/n^2)),
+        W(n) = 1 + 2 sum_m F_m cos(2 pi m (n - L/2 + 1/2)/L),  n = 0 .. M-1,
+
+    with L = M if `sym` else M + 1 (scipy's extension, then the first M points);
+    norm=True divides by W((L - 1)/2) = 1 + 2 sum_m F_m.  Each value is the exact
+    real number rounded once to nearest-even into `dtype`.  The F_m are computed as
+    integer enclosures (crtrig._taylor_window), the cosine sum in double-double by
+    the C core (src/core/window_taylor.c) with a proven bound, and the rare elements
+    that does not decide are finished with exact integer enclosures.  The centre of
+    a normalised window (odd L) is exactly 1.  Other values are not proven never
+    to be a rounding boundary (A is transcendental for sll > 0, so a boundary needs
+    a value that does not depend on A; the exact fallback stops at 2^16 bits with
+    ArithmeticError): the cap, not a proof, bounds that loop.  M is at most 2**52
+    (2**52 - 1 periodic): ValueError above.
+
+    Parameters
+    ----------
+    M : int
+        Number of points, as in `hann` (0 gives an empty array, 1 gives ``[1.]``).
+    nbar : int, default 4
+        The number of nearly constant sidelobes next to the main lobe: an integer
+        (a Python int or a NumPy integer, not a bool) from 1 to 400.  nbar = 1 gives
+        ones (no F_m).  scipy raises for nbar < 1 (ValueError) and for a float
+        (TypeError), and returns NaN above about 400: ValueError here.
+    sll : float, int, Fraction, Decimal or decimal string, default 30
+        The sidelobe level in dB below the main lobe, read as an exact rational (a
+        float as its shortest decimal: 13.1 is 131/10, as `gaussian` reads std), in
+        [0, 6000].  scipy returns NaN for sll < 0 and overflows above about 6165:
+        ValueError here.
+    norm : bool, default True
+        Divide by W at the centre (scipy's normalisation), so that the centre is 1.
+    sym, xp, device, dtype, out
+        As in `hann`.
+
+    Returns
+    -------
+    ndarray
+        The window, symmetric: w[L - 1 - n] = w[n].
+
+    Raises
+    ------
+    TypeError, ValueError
+        `nbar`, `sll` or `norm` is not of the kinds above or out of range, or `M`,
+        `sym`, `dtype`, `xp`, `device`, `out` are wrong as in `hann`.  Every error is
+        raised before anything is written to `out`.
+    NotImplementedError
+        The coefficients' absolute sum reaches 2**14 (possible only for sll near 0
+        with a large nbar, where the window is far from a taper).
+    ArithmeticError
+        An element could not be decided within the 2^16-bit cap (not expected; see
+        above).
+
+    Examples
+    --------
+    >>> from crtrig import windows
+    >>> print(windows.taylor(5))
+    [0.33249695 0.77201458 1.         0.77201458 0.33249695]
+    >>> print(windows.taylor(4, nbar=2, sll=20, sym=False))
+    [0.56338711 0.83322872 1.         0.83322872]
+    """
+    M, periodic, dt, out = _output(M, sym, dtype, out, "taylor", xp, device)
+    if isinstance(nbar, (bool, _np.bool_)) or not isinstance(nbar, (int, _np.integer)):
+        raise TypeError(f"taylor(): nbar must be an integer (a Python int or a NumPy integer); got "
+                        f"{type(nbar).__name__} {_shown(nbar)}")
+    nbar = int(nbar)
+    if not 1 <= nbar <= _taylor_window.MAX_NBAR:
+        raise ValueError(f"taylor(): nbar must be an integer from 1 to {_taylor_window.MAX_NBAR} (scipy raises "
+                         f"for nbar < 1 and gives NaN above about 400); got {_windows.shown_int(nbar)}")
+    level = _param_fraction(sll, "taylor", "sll")
+    if not 0 <= level <= _taylor_window.MAX_SLL:
+        raise ValueError(f"taylor(): sll must lie in [0, {_taylor_window.MAX_SLL}] dB (scipy gives NaN for a "
+                         f"negative sll and overflows above about 6165); got {_shown(sll)}")
+    norm = _flag(norm, "taylor", "norm")
+    if M <= 1 or nbar == 1:  # scipy's ones (M <= 1), and W = 1 without coefficients
+        return _ones(M, dt, out)
+    L = M + 1 if periodic else M
+    if L > _taylor_window.MAX_L:
+        raise ValueError(f"taylor(): M must be at most {_taylor_window.MAX_L - (1 if periodic else 0)} "
+                         f"(2**52{' - 1' if periodic else ''} for sym={not periodic}); got {M}")
+    if _taylor_window.magnitude(nbar, level, norm) >= _taylor_window.MAX_SUM:
+        raise NotImplementedError(
+            f"crtrig.windows.taylor() is not implemented for nbar = {nbar}, sll = {_shown(sll)}, norm = {norm}: "
+            "the coefficients' absolute sum reaches 2**14.  scipy.signal.windows.taylor computes it in "
+            "float64, not correctly rounded")
+    values = _taylor_window.window(L, M, nbar, level, norm, dt if out is None else out.dtype)
+    if out is None:
+        return values
+    out[...] = values  # the same dtype: a copy
+    return out
 
 
 def chebwin(M, at, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -1347,8 +1442,6 @@ lanczos.__doc__ = _SINC_DOC.format(
     >>> from crtrig import windows
     >>> print(windows.lanczos(5))
     [0.         0.63661977 1.         0.63661977 0.        ]""")
-_not_done_doc(taylor, "The Taylor window", "Not done yet.",
-              "nbar, sll, norm : optional\n        As in scipy.\n    ")
 chebwin.__doc__ = _NOT_DONE_DOC.format(
     title="The Dolph-Chebyshev window", name="chebwin",
     why="Not provided, permanently: an FFT of a Chebyshev polynomial is not affordable correctly rounded.",
