@@ -994,3 +994,124 @@ def kbd_window(M: int, beta: Fraction, fmts=FLOAT_FORMATS) -> dict:
             values = values.astype(np.float32)
         result[fmt] = values.astype(NUMPY_DTYPES[fmt])
     return result
+
+
+# ---------------------------------------------------------------------------
+# scipy's Taylor window, from scipy's own formulas (A = acosh(B)/pi, sp2, the
+# products for F_m, W(n) = 1 + 2 sum F_m cos(2 pi m (n - L/2 + 1/2)/L), norm
+# dividing by W((L - 1)/2)) read as real numbers, in mpmath's interval arithmetic
+# (mpmath.iv: every operation, pi, exp, log, sqrt and cos rounded outward), both
+# ends rounded by MPFR; the precision doubled until they agree in every format.
+# ---------------------------------------------------------------------------
+
+def _iv_ends(x):
+    """The ends of an mpmath.iv interval as mpf."""
+    lo, hi = x._mpi_
+    return mpmath.mp.make_mpf(lo), mpmath.mp.make_mpf(hi)
+
+
+_TAYLOR_COEFFICIENTS: dict = {}
+
+
+def _taylor_coefficients(nbar: int, sll: Fraction, norm: bool, prec: int):
+    """[a_0, a_1, ...] (intervals at mpmath.iv's current precision prec) with
+    W = a_0 + sum_m a_m cos(2 pi m (n - L/2 + 1/2)/L), scipy's formulas."""
+    key = (nbar, sll, norm, prec)
+    if key in _TAYLOR_COEFFICIENTS:
+        return _TAYLOR_COEFFICIENTS[key]
+    iv = mpmath.iv
+    B = iv.mpf(10) ** (iv.mpf(sll.numerator) / sll.denominator / 20)
+    A = iv.log(B + iv.sqrt(B * B - 1)) / iv.pi  # acosh(B)
+    half = iv.mpf(1) / 2
+    s2 = iv.mpf(nbar) ** 2 / (A ** 2 + (iv.mpf(nbar) - half) ** 2)
+    F = []
+    for m in range(1, nbar):
+        numer = iv.mpf(1 if m % 2 else -1)
+        for n in range(1, nbar):
+            numer *= 1 - iv.mpf(m * m) / s2 / (A ** 2 + (iv.mpf(n) - half) ** 2)
+        denom = iv.mpf(2)
+        for n in range(1, nbar):
+            if n != m:
+                denom *= 1 - iv.mpf(m * m) / iv.mpf(n * n)
+        F.append(numer / denom)
+    a = [iv.mpf(1)] + [2 * f for f in F]
+    if norm:
+        centre = iv.mpf(1) + 2 * sum(F, iv.mpf(0))
+        a = [x / centre for x in a]
+    _TAYLOR_COEFFICIENTS[key] = a
+    return a
+
+
+_TAYLOR_COS: dict = {}
+
+
+def _taylor_cos(L: int, prec: int):
+    """cos(pi r/L) for r = 0 .. 2L - 1 as mpmath.iv intervals (exact 1, 1/2, 0, -1/2, -1
+    where Niven's theorem says the value is rational)."""
+    key = (L, prec)
+    if key not in _TAYLOR_COS:
+        iv = mpmath.iv
+        table = []
+        for r in range(2 * L):
+            c = _RATIONAL_COS.get(Fraction(r, 2 * L))
+            table.append(iv.mpf(c.numerator) / c.denominator if c is not None else iv.cos(iv.pi * r / L))
+        _TAYLOR_COS[key] = table
+    return _TAYLOR_COS[key]
+
+
+def scipy_taylor_value(L: int, i: int, nbar: int, sll: Fraction, norm: bool, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's symmetric taylor(L, nbar, sll, norm) (L >= 2), correctly
+    rounded into each of fmts.  The phase 2 pi m (i - L/2 + 1/2)/L = pi m j/L with
+    j = 2i - L + 1, reduced modulo 2 pi exactly."""
+    iv = mpmath.iv
+    saved = iv.prec
+    j = 2 * i - L + 1
+    prec = 128
+    try:
+        while prec <= 1 << 13:
+            iv.prec = prec
+            a = _taylor_coefficients(nbar, sll, norm, prec)
+            cos = _taylor_cos(L, prec)
+            w = a[0]
+            for m in range(1, nbar):
+                w += a[m] * cos[(m * j) % (2 * L)]
+            lo, hi = _iv_ends(w)
+            out = {}
+            for fmt in fmts:
+                low, high = round_to_format(lo, fmt), round_to_format(hi, fmt)
+                if not _same(low, high) or lo <= 0 <= hi:
+                    break
+                out[fmt] = low
+            else:
+                return out
+            prec *= 2
+    finally:
+        iv.prec = saved
+    raise ArithmeticError("oracle: no convergence")
+
+
+def taylor_window(M: int, sym: bool, nbar: int, sll: Fraction, norm: bool, fmts=FLOAT_FORMATS,
+                  cache=None) -> dict:
+    """scipy's taylor(M, nbar, sll, norm, sym) in each format: M <= 1 ones; else the
+    first ceil(L/2) elements of the symmetric window of L = M (sym) or M + 1 points by
+    the oracle, mirrored.  cache: an optional dict of (L, i, nbar, sll, norm) -> values."""
+    L = M if sym else M + 1
+    columns = {fmt: np.ones(M, dtype=np.float64) for fmt in fmts}
+    if M > 1:
+        for i in range(M):
+            k = i if 2 * i <= L - 1 else L - 1 - i
+            key = (L, k, nbar, sll, norm)
+            got = cache.get(key) if cache is not None else None
+            if got is None:
+                got = scipy_taylor_value(L, k, nbar, sll, norm, FLOAT_FORMATS)
+                if cache is not None:
+                    cache[key] = got
+            for fmt in fmts:
+                columns[fmt][i] = got[fmt]
+    result = {}
+    for fmt in fmts:
+        values = columns[fmt]
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
