@@ -1045,17 +1045,14 @@ def _taylor_coefficients(nbar: int, sll: Fraction, norm: bool, prec: int):
 _TAYLOR_COS: dict = {}
 
 
-def _taylor_cos(L: int, prec: int):
-    """cos(pi r/L) for r = 0 .. 2L - 1 as mpmath.iv intervals (exact 1, 1/2, 0, -1/2, -1
-    where Niven's theorem says the value is rational)."""
-    key = (L, prec)
+def _taylor_cos(L: int, r: int, prec: int):
+    """cos(pi r/L), 0 <= r < 2L, as an mpmath.iv interval at precision prec (exact 1,
+    1/2, 0, -1/2, -1 where Niven's theorem says the value is rational)."""
+    key = (L, r, prec)
     if key not in _TAYLOR_COS:
         iv = mpmath.iv
-        table = []
-        for r in range(2 * L):
-            c = _RATIONAL_COS.get(Fraction(r, 2 * L))
-            table.append(iv.mpf(c.numerator) / c.denominator if c is not None else iv.cos(iv.pi * r / L))
-        _TAYLOR_COS[key] = table
+        c = _RATIONAL_COS.get(Fraction(r, 2 * L))
+        _TAYLOR_COS[key] = iv.mpf(c.numerator) / c.denominator if c is not None else iv.cos(iv.pi * r / L)
     return _TAYLOR_COS[key]
 
 
@@ -1071,10 +1068,9 @@ def scipy_taylor_value(L: int, i: int, nbar: int, sll: Fraction, norm: bool, fmt
         while prec <= 1 << 13:
             iv.prec = prec
             a = _taylor_coefficients(nbar, sll, norm, prec)
-            cos = _taylor_cos(L, prec)
             w = a[0]
             for m in range(1, nbar):
-                w += a[m] * cos[(m * j) % (2 * L)]
+                w += a[m] * _taylor_cos(L, (m * j) % (2 * L), prec)
             lo, hi = _iv_ends(w)
             out = {}
             for fmt in fmts:
