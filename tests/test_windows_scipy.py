@@ -641,7 +641,7 @@ def test_get_window_knows_every_scipy_name():
                                        "general_hamming", "tukey", "gaussian", "general_gaussian",
                                        "exponential", "kaiser", "general_cosine", "nuttall", "blackmanharris",
                                        "flattop", "cosine", "barthann", "bohman", "lanczos",
-                                       "kaiser_bessel_derived"):
+                                       "kaiser_bessel_derived", "taylor"):
                 Nx = 10
                 assert_same_bits(windows.get_window(spelled, Nx), ours(Nx, *args, sym=sym), str(spelled))
                 np.testing.assert_allclose(windows.get_window(spelled, Nx),
