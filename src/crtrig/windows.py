@@ -1248,7 +1248,7 @@ def taylor(M, nbar=4, sll=30, norm=True, sym=True, *, xp=None, device=None, dtyp
     scipy.signal.windows.taylor's interface.
 
     scipy's definition, read as real numbers: B = 10^(sll/20), A = acosh(B)/pi,
-    sp2 = nbar^2/(A^2 + (nbar - 1/2)^2) and, for m = 1 .. nbar-1,
+    sp2 = nbar^2/(A^2 + (nbar - 1/2)^2) and, for m = 1 .. nbar-1::
 
         F_m = (-1)^(m+1) prod_{n=1}^{nbar-1} (1 - m^2/sp2/(A^2 + (n - 1/2)^2))
               / (2 prod_{n != m, 1 <= n < nbar} (1 - m^2/n^2)),
