@@ -125,6 +125,32 @@ def test_c_stage_decides_almost_everything():
         assert np.isnan(values[missing]).all() and not np.isnan(np.delete(values, missing)).any()
 
 
+ENVIRONMENTS = [(mode, ftz, daz) for mode in _core.ROUNDING_MODES
+                for ftz, daz in ([(False, False), (True, True), (True, False)]
+                                 if _core.FPENV_METHOD in ("mxcsr", "fpcr") else [(False, False)])]
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_the_callers_environment_is_ignored(fmt):
+    """The C stage in one call under every rounding mode and FTZ/DAZ gives the
+    round-to-nearest fill (equal to the oracle at sampled points, checked here too)
+    and leaves the environment as it found it."""
+    L, count = 4001, 2001
+    a_hi, a_lo = _taylor_window.coefficients_dd(4, Fraction(30), True)
+    want, undecided, _, _ = _core.taylor_fill_under_fpenv(L, count, a_hi, a_lo, True, CODES[fmt], "nearest")
+    for n in range(0, count, 97):
+        if not undecided[n]:
+            assert want[n] == oracle.scipy_taylor_value(L, n, 4, Fraction(30), True, (fmt,))[fmt], n
+    for mode, ftz, daz in ENVIRONMENTS:
+        got, flags, before, after = _core.taylor_fill_under_fpenv(L, count, a_hi, a_lo, True, CODES[fmt],
+                                                                  mode, ftz, daz)
+        assert before["rounding"] == mode
+        assert np.array_equal(flags, undecided) and np.array_equal(bits(got), bits(want)), (mode, ftz, daz)
+        for key in ("rounding", "ftz", "daz", "control"):
+            assert after[key] == before[key]
+        assert after["flags"] == before["flags"]
+
+
 def test_coefficients_against_the_oracle():
     """The double-doubles crtrig passes to C are within 2^-105 of the oracle's
     coefficients (and their enclosures hold them)."""

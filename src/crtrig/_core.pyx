@@ -1219,7 +1219,9 @@ ROUNDING_MODES = ("nearest", "upward", "downward", "towardzero")  # CRTRIG_ROUND
 FLAG_NAMES = ("invalid", "divbyzero", "overflow", "underflow", "inexact")  # CRTRIG_FLAG_* bits
 
 ctypedef struct _FpCall:
-    int is_window         # 0 trig, 1 window, 2 exp fill
+    int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor
+    const double *taylor_hi
+    const double *taylor_lo
     double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s
     int exp_P
     uint64_t kaiser_L
@@ -1241,6 +1243,10 @@ ctypedef struct _FpCall:
 
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window == 5:  # taylor: kaiser_L carries L, exp_P K, func centre_one
+        return crtrig_taylor_window_fill(call.kaiser_L, call.count, <size_t>call.exp_P, call.taylor_hi,
+                                         call.taylor_lo, call.func, call.dtype, <double *>call.out,
+                                         call.exp_undecided, &call.exp_missing)
     if call.is_window == 4:  # lanczos/bohman: exp_P carries the kind, kaiser_L the D
         return crtrig_sinc_window_fill(call.exp_P, call.kaiser_L, call.count, call.dtype, <double *>call.out,
                                        call.exp_undecided, &call.exp_missing)
@@ -1736,3 +1742,29 @@ def taylor_fill(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int f
     if missing:
         return out, np.flatnonzero(flags)
     return out, np.empty(0, dtype=np.intp)
+
+
+def taylor_fill_under_fpenv(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int fmt,
+                            str rounding, bint ftz=False, bint daz=False, flags=()):
+    """Test hook: taylor_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    cdef cnp.ndarray hi = np.ascontiguousarray(a_hi, dtype=np.float64)
+    cdef cnp.ndarray lo = np.ascontiguousarray(a_lo, dtype=np.float64)
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(count, dtype=np.uint8)
+    if count < 0 or hi.ndim != 1 or hi.shape[0] < 1 or lo.ndim != 1 or lo.shape[0] != hi.shape[0]:
+        raise ValueError("taylor_fill_under_fpenv: count >= 0 and 1-D a_hi, a_lo of one length >= 1")
+    call.is_window = 5
+    call.kaiser_L = L
+    call.exp_P = <int>(hi.shape[0] - 1)
+    call.taylor_hi = <const double *>cnp.PyArray_DATA(hi)
+    call.taylor_lo = <const double *>cnp.PyArray_DATA(lo)
+    call.func = centre_one
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>count
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after

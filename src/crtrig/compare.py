@@ -77,7 +77,7 @@ TAN_FUNCTIONS = ("tan", "tanpi")
 #: each op is the rows of that function; a window crtrig does not compute yet (a
 #: NotImplementedError) gets n/a cells saying so.
 SCIPY_WINDOW_OPS = ("gaussian", "exponential", "general_gaussian", "kaiser", "nuttall", "blackmanharris",
-                    "flattop", "general_cosine", "cosine", "barthann", "bohman", "lanczos")
+                    "flattop", "general_cosine", "cosine", "barthann", "bohman", "lanczos", "taylor")
 OPS = WINDOW_KINDS + SCIPY_WINDOW_OPS + TRIG_FUNCTIONS + PI_FUNCTIONS + TAN_FUNCTIONS
 DTYPES = ("float16", "bfloat16", "float32", "float64")
 
@@ -242,6 +242,7 @@ SCIPY_WINDOWS = (
     ScipyWindow("barthann", "barthann", exact="one cosine"),
     ScipyWindow("bohman", "bohman", exact="sinc"),
     ScipyWindow("lanczos", "lanczos", exact="sinc"),
+    ScipyWindow("taylor", "taylor", exact="taylor"),
 )
 SCIPY_WINDOWS_BY_LABEL = {entry.label: entry for entry in SCIPY_WINDOWS}
 SCIPY_WINDOW_NAMES = tuple(dict.fromkeys(entry.name for entry in SCIPY_WINDOWS))
@@ -265,7 +266,8 @@ def _exact_value(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: s
     and I0 values go through the integer enclosures of crtrig._exp_windows and
     crtrig._kaiser_window (exp_neg_rounded, quotient_rounded: Python integers, not the
     C core), on arguments formed here from scipy's formulas; bohman and lanczos through
-    crtrig._sinc_windows.value_rounded (integers too)."""
+    crtrig._sinc_windows.value_rounded and taylor through
+    crtrig._taylor_window.value_rounded (integers too)."""
     from . import _exp_windows, _kaiser_window
 
     params = [_exact_parameter(v) for v in entry.crtrig_values(size)]
@@ -298,6 +300,12 @@ def _exact_value(entry: ScipyWindow, size: int, periodic: bool, n: int, dtype: s
         from . import _sinc_windows
         m = min(n, L - 1 - n)
         return _sinc_windows.value_rounded(_sinc_windows.KINDS[entry.name], m, L - 1, code)
+    if entry.exact == "taylor":
+        # scipy's defaults (nbar 4, sll 30, norm): element n has j = 2n - (L - 1);
+        # value_rounded encloses the coefficients and cosines with Python integers
+        # (not the C core).
+        from . import _taylor_window
+        return _taylor_window.value_rounded(L, 2 * n - (L - 1), 4, Fraction(30), True, code)
     raise Unsupported(f"no exact reference for {entry.label}")
 
 
