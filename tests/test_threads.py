@@ -188,8 +188,10 @@ def test_windows_through_the_pool(kind, count):
     """Every element bit-identical to crtrig.reference, split over 1, 2, 3 and 7
     threads: one job over the folded phases, each chunk storing its phases at
     n = r and n = D - r (every dtype through the table pass), into contiguous
-    and negatively strided out=."""
-    use_threads(count)
+    and negatively strided out=.  The threshold is a quarter block: the pool weighs a
+    16- or 32-bit window element as a quarter (window.c, claim_weight), so the
+    smallest of these windows still splits in every dtype."""
+    use_threads(count, threshold=BLOCK // 4)
     for size in WINDOW_SIZES:
         for periodic in (True, False):
             for dtype in WINDOW_DTYPES:
@@ -202,6 +204,20 @@ def test_windows_through_the_pool(kind, count):
                 out = np.zeros(2 * size, dtype=want.dtype)[::-2]
                 getattr(crtrig, f"{kind}_window")(size, periodic=periodic, out=out)
                 assert_same_values(out, want, f"{count} threads, out= stride -2, {kind} size={size} {dtype}")
+
+
+@pytest.mark.parametrize("dtype, splits_from", [("float64", 65536), ("float32", 4 * 65536),
+                                                ("float16", 4 * 65536), ("bfloat16", 4 * 65536)])
+def test_narrow_windows_split_from_four_times_the_threshold(dtype, splits_from):
+    """At the default threshold (65,536), a float64 window splits from 65,536 elements
+    and a 16- or 32-bit one (about 0.6 ns an element, where waking a worker did not
+    pay below 2^18) from 262,144: one element fewer runs on one thread."""
+    use_threads(2, threshold=65536)
+    for size, jobs in ((splits_from - 1, 0), (splits_from, 1)):
+        before = parallel_jobs()
+        got = crtrig.hann_window(size, dtype=dtype)
+        assert parallel_jobs() - before == jobs, (dtype, size)
+        assert got.shape == (size,)
 
 
 @pytest.mark.parametrize("count", [2, 7])
@@ -340,7 +356,7 @@ def test_window_fill_writes_nothing_when_any_threads_allocation_fails():
     the fill succeeds and is exact."""
     for count, size, dtype, stage in [(3, 1001, "float32", 0), (3, 1001, "float64", 0), (7, 4000, "float16", 0),
                                       (2, 700, "bfloat16", 2), (7, 2049, "int16", 0)]:
-        use_threads(count)
+        use_threads(count, threshold=BLOCK // 4)  # a narrow element weighs a quarter (window.c)
         participants = min(count, -(-size // BLOCK))
         kind = "blackman"
         k = 1
@@ -680,7 +696,7 @@ def _large_sin_bits(count):
     crtrig.set_num_threads(count)
     x = np.linspace(-20, 20, 1 << 18, dtype=np.float32)
     result = crtrig.sin(x).view(np.uint32).copy()
-    window = crtrig.hann_window(1 << 17)
+    window = crtrig.hann_window(1 << 18)  # float32: splits from 2^18 (claim_weight)
     return result, window, _core.pool_stats(), os.getpid()
 
 

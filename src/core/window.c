@@ -881,6 +881,21 @@ int crtrig_selfcheck_run_window(crtrig_dtype fmt, int publish)
     return crtrig_target_index(t);
 }
 
+/* What a fill weighs in the pool's claim (threads.c counts elements of kernels of
+ * about 0.5 to 1.5 ns).  A float64 element costs 1.5 to 2.5 ns here, and splitting
+ * pays from the pool's threshold on (two threads 1.27x to 1.38x one at 10^5
+ * elements, hann/hamming/blackman, `python -m crtrig bench` on the 2-core AVX2
+ * machine, docs/speed.md); a float32, float16 or bfloat16 element about 0.6 ns, and
+ * at 10^5 elements waking a worker did not pay (0.86x to 0.95x), nor at 2^16 and
+ * 2^17 with the output allocated by the call (0.74x, 0.99x; 1.13x at 2^18:
+ * `python tools/bench_threads.py --sweep`).  So those weigh a quarter: they split
+ * from four times the threshold (262,144 elements, about 160 us of work).  Block
+ * and count are weighed alike, so the job's blocks are the same. */
+static size_t claim_weight(crtrig_dtype dtype, size_t n)
+{
+    return crtrig_compute_format(dtype) == CRTRIG_FLOAT64 ? n : n / 4;
+}
+
 /* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
 static int window_call(const crtrig_window_spec *spec, int64_t size, int periodic, crtrig_dtype dtype, char *out,
                        ptrdiff_t stride, uint64_t lo, uint64_t hi, const crtrig_eval_options *opt,
@@ -919,7 +934,7 @@ static int window_call(const crtrig_window_spec *spec, int64_t size, int periodi
      * whether the job's items are elements or the half as many phases), then
      * every workspace they can need and the table, all allocated before
      * anything is written: a failure leaves out untouched. */
-    participants = crtrig_threads_claim((size_t)(hi - lo), BLOCK);
+    participants = crtrig_threads_claim(claim_weight(dtype, (size_t)(hi - lo)), claim_weight(dtype, BLOCK));
     f.workspaces = allocate_workspaces(participants, &single);
     if (!f.workspaces) {
         crtrig_threads_release(participants);

@@ -1,7 +1,9 @@
 """How many threads crtrig's C core uses: ``crtrig.set_num_threads``,
 ``crtrig.get_num_threads`` and the environment variable ``CRTRIG_NUM_THREADS``.
 
-Large calls (sin/cos loops and window fills of at least 65536 elements) are
+Large calls (sin/cos loops and window fills of at least 65536 elements;
+Hann, Hamming, Blackman and general Hamming fills of a 16- or 32-bit dtype from
+262144, a quarter of the cost per element) are
 split over a small pool of threads in the C core (src/core/threads.c).  The
 count is process-wide, like OpenBLAS's and MKL's: one setting for every
 thread of the process, safe to change from any thread at any time (a call in
