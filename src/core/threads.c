@@ -548,6 +548,40 @@ void crtrig_job_unlock(crtrig_job *job)
         unlock_pool();
 }
 
+typedef struct counting_job {
+    crtrig_range_fn range;
+    void *ctx;
+    size_t undecided;
+} counting_job;
+
+/* One participant's share of a counting job: its chunks, then its count merged
+ * under the job's lock. */
+static int counting_share(void *arg, int participant, crtrig_job *job)
+{
+    counting_job *cj = (counting_job *)arg;
+    size_t lo, hi, undecided = 0;
+    (void)participant;
+    while (crtrig_job_next(job, &lo, &hi))
+        undecided += cj->range(cj->ctx, lo, hi);
+    crtrig_job_lock(job);
+    cj->undecided += undecided;
+    crtrig_job_unlock(job);
+    return CRTRIG_OK;
+}
+
+int crtrig_threads_run_counting(int participants, size_t count, size_t block, crtrig_range_fn range,
+                                void *ctx, size_t *undecided)
+{
+    counting_job cj;
+    int rc;
+    cj.range = range;
+    cj.ctx = ctx;
+    cj.undecided = 0;
+    rc = crtrig_threads_run(participants, count, block, counting_share, &cj);
+    *undecided = rc == CRTRIG_OK ? cj.undecided : 0;
+    return rc;
+}
+
 void crtrig_job_add_counts(crtrig_job *job, crtrig_stage_counts *total, const crtrig_stage_counts *part)
 {
     crtrig_job_lock(job);

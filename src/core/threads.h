@@ -62,6 +62,15 @@ void crtrig_threads_release(int participants);
  * over the items [0, count).  Returns CRTRIG_OK or the first error. */
 int crtrig_threads_run(int participants, size_t count, size_t block, crtrig_job_fn fn, void *ctx);
 
+/* A job whose items are each decided or left for the caller's exact fallback (the
+ * window fills with a rounding test): range(ctx, lo, hi) computes the items [lo, hi)
+ * and returns how many of them it left undecided.  Runs range over the chunks as
+ * crtrig_threads_run runs fn; on CRTRIG_OK, *undecided is the total over all chunks
+ * (a sum, so it does not depend on how the items were split). */
+typedef size_t (*crtrig_range_fn)(void *ctx, size_t lo, size_t hi);
+int crtrig_threads_run_counting(int participants, size_t count, size_t block, crtrig_range_fn range,
+                                void *ctx, size_t *undecided);
+
 /* The next chunk [*lo, *hi) of the job for the calling participant: 1, or 0
  * when none is left (or a participant has failed). */
 int crtrig_job_next(crtrig_job *job, size_t *lo, size_t *hi);

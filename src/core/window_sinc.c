@@ -141,7 +141,6 @@ typedef struct sinc_call {
     crtrig_dtype fmt;
     double *out;
     unsigned char *undecided;
-    size_t missing;
 } sinc_call;
 
 /* a/b as a double-double, a and b exact doubles, b > 0: relative 2^-105
@@ -275,8 +274,9 @@ static int bohman_value(const sinc_call *c, uint64_t k, double *result)
 }
 
 /* The elements [lo, hi), each on its own (so any split gives the same bits). */
-static size_t sinc_range(const sinc_call *c, size_t lo, size_t hi)
+static size_t sinc_range(void *arg, size_t lo, size_t hi)
 {
+    const sinc_call *c = (const sinc_call *)arg;
     size_t n, missing = 0;
     for (n = lo; n < hi; n++) {
         uint64_t k = 2 * (uint64_t)n;
@@ -299,19 +299,6 @@ static size_t sinc_range(const sinc_call *c, size_t lo, size_t hi)
         }
     }
     return missing;
-}
-
-static int sinc_share(void *arg, int participant, crtrig_job *job)
-{
-    sinc_call *c = (sinc_call *)arg;
-    size_t lo, hi, missing = 0;
-    (void)participant;
-    while (crtrig_job_next(job, &lo, &hi))
-        missing += sinc_range(c, lo, hi);
-    crtrig_job_lock(job);
-    c->missing += missing;
-    crtrig_job_unlock(job);
-    return CRTRIG_OK;
 }
 
 /* The table (floating-point work) and the job, inside the caller's fpenv bracket. */
@@ -347,9 +334,7 @@ static CRTRIG_NOINLINE int sinc_work(int kind, uint64_t D, size_t count, crtrig_
     c.fmt = fmt;
     c.out = out;
     c.undecided = undecided;
-    c.missing = 0;
-    rc = crtrig_threads_run(participants, count, SINC_BLOCK, sinc_share, &c);
-    *n_undecided = c.missing;
+    rc = crtrig_threads_run_counting(participants, count, SINC_BLOCK, sinc_range, &c, n_undecided);
     if (scaled)
         crtrig_free(scaled);
     crtrig_sinpi_table_free(&table);

@@ -81,7 +81,6 @@ typedef struct taylor_call {
     crtrig_dtype fmt;
     double *out;
     unsigned char *undecided;
-    size_t missing;
 } taylor_call;
 
 /* cos(pi r/L) for 0 <= r <= L/2 from the table (absolute 8.8 units, top comment). */
@@ -120,8 +119,9 @@ static int taylor_value(const taylor_call *c, uint64_t j, double *result)
     return crtrig_decide_dd(acc, c->e, c->fmt, result);
 }
 
-static size_t taylor_range(const taylor_call *c, size_t lo, size_t hi)
+static size_t taylor_range(void *arg, size_t lo, size_t hi)
 {
+    const taylor_call *c = (const taylor_call *)arg;
     size_t n, missing = 0;
     for (n = lo; n < hi; n++) {
         uint64_t j = c->L - 1 - 2 * (uint64_t)n;
@@ -143,20 +143,8 @@ static size_t taylor_range(const taylor_call *c, size_t lo, size_t hi)
     return missing;
 }
 
-static int taylor_share(void *arg, int participant, crtrig_job *job)
-{
-    taylor_call *c = (taylor_call *)arg;
-    size_t lo, hi, missing = 0;
-    (void)participant;
-    while (crtrig_job_next(job, &lo, &hi))
-        missing += taylor_range(c, lo, hi);
-    crtrig_job_lock(job);
-    c->missing += missing;
-    crtrig_job_unlock(job);
-    return CRTRIG_OK;
-}
-
-static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int participants)
+static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int participants,
+                                       size_t *n_undecided)
 {
     crtrig_sinpi_table table;
     int rc, shift = 4;
@@ -175,8 +163,7 @@ static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int partici
         return rc;
     c->t = &table;
     c->shift = shift;
-    c->missing = 0;
-    rc = crtrig_threads_run(participants, count, TAYLOR_BLOCK, taylor_share, c);
+    rc = crtrig_threads_run_counting(participants, count, TAYLOR_BLOCK, taylor_range, c, n_undecided);
     crtrig_sinpi_table_free(&table);
     return rc;
 }
@@ -209,9 +196,8 @@ int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *
     participants = crtrig_threads_claim(count > SIZE_MAX / weight ? SIZE_MAX : weight * count,
                                         weight * TAYLOR_BLOCK);
     crtrig_fpenv_enter(&saved);
-    rc = taylor_work(&c, count, participants);
+    rc = taylor_work(&c, count, participants, n_undecided);
     crtrig_fpenv_leave(&saved, 0);
     crtrig_threads_release(participants);
-    *n_undecided = rc == CRTRIG_OK ? c.missing : 0;
     return rc;
 }
