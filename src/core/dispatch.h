@@ -44,6 +44,10 @@ typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *h
                                         double *e);
 typedef int (*crtrig_window_value_fn)(const struct crtrig_window_coef *coef, int fmt, double sa, double ca, double fs, double fc,
                                       double *w, double *e);
+/* One float64 sin (func 0) or cos (1) through the float64 pass's lane
+ * (sincos64_pass.h's sincos64_one): 0 with *y the correctly rounded value, 1 when
+ * the lane leaves x to the per-element stages. */
+typedef int (*crtrig_sincos64_one_fn)(int func, double x, double *y);
 typedef int (*crtrig_tan64_value_fn)(double x, int large, double *hi, double *lo, double *e);
 typedef int (*crtrig_window64_value_fn)(const struct crtrig_window_coef *coef, const double *entries, double *hi, double *lo,
                                         double *e);
@@ -67,6 +71,8 @@ typedef struct crtrig_target {
     crtrig_tan64_value_fn tan64_value;
     /* tanpi first passes (tan_pass.h), float32 and float64 only. */
     crtrig_sincos_pass_fn tanpi_pass[4];
+    /* The float64 sin/cos pass's lane for one element (the small calls). */
+    crtrig_sincos64_one_fn sincos64_one;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
