@@ -28,10 +28,10 @@ def run_python(code: str, *args: str, timeout: float = 120) -> subprocess.Comple
 
 
 #: Modules that cost milliseconds to import and that only running a command needs
-#: (subprocess: 6-7 ms; crtrig._junit's dataclasses: 1 ms; the compiled XML-character
-#: class of crtrig._junit: 5 ms, checked through re's cache): ``import crtrig`` and ``--help`` must not import them
+#: (subprocess: 6-7 ms; crtrig.conformance._junit's dataclasses: 1 ms; the compiled XML-character
+#: class of crtrig.conformance._junit: 5 ms, checked through re's cache): ``import crtrig`` and ``--help`` must not import them
 #: unless numpy already does on this interpreter.
-LATE_STDLIB = ("subprocess", "multiprocessing", "importlib.resources", "crtrig._junit")
+LATE_STDLIB = ("subprocess", "multiprocessing", "importlib.resources", "crtrig.conformance._junit")
 
 
 def heavy_imported_by(statement: str) -> list[str]:
@@ -55,9 +55,9 @@ def late_stdlib_imported_by(statement: str) -> list[str]:
         before = set(sys.modules)
         {statement}
         late = [name for name in {LATE_STDLIB!r} if name in sys.modules and name not in before]
-        import crtrig._junit
-        if any(key[1] == crtrig._junit._NOT_XML_CHAR_PATTERN for key in re._cache):
-            late.append("crtrig._junit's pattern")
+        import crtrig.conformance._junit
+        if any(key[1] == crtrig.conformance._junit._NOT_XML_CHAR_PATTERN for key in re._cache):
+            late.append("crtrig.conformance._junit's pattern")
         print(" ".join(late) or "-")
     """
     result = run_python(code)

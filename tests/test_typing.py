@@ -32,16 +32,18 @@ PACKAGE_DIR = os.path.dirname(os.path.abspath(crtrig.__file__))
 TIMEOUT = 300  # mypy's first run builds numpy's stubs into a fresh cache: seconds here
 
 def public_modules():
-    """crtrig, crtrig.__main__ and every submodule whose name has no leading underscore."""
+    """crtrig, crtrig.__main__ and every submodule and subpackage (crtrig.conformance,
+    crtrig.devtools and theirs) whose name has no leading underscore."""
     names = ["crtrig", "crtrig.__main__"]
-    names += [f"crtrig.{m.name}" for m in pkgutil.iter_modules(crtrig.__path__)
-              if not m.name.startswith("_")]
+    names += [m.name for m in pkgutil.walk_packages(crtrig.__path__, "crtrig.")
+              if not any(part.startswith("_") for part in m.name.split(".")[1:])]
     return names
 
 
 def stub_path(module):
     parts = module.split(".")[1:]
-    return os.path.join(PACKAGE_DIR, *parts) + ".pyi" if parts else os.path.join(PACKAGE_DIR, "__init__.pyi")
+    path = os.path.join(PACKAGE_DIR, *parts)
+    return os.path.join(path, "__init__.pyi") if os.path.isdir(path) else path + ".pyi"
 
 
 def typing_scripts():
@@ -51,7 +53,8 @@ def typing_scripts():
 def test_the_installed_package_holds_py_typed_and_a_stub_per_public_module():
     assert os.path.isfile(os.path.join(PACKAGE_DIR, "py.typed"))
     modules = public_modules()
-    assert {"crtrig", "crtrig.reference", "crtrig.onnx", "crtrig.cases"} <= set(modules)
+    assert {"crtrig", "crtrig.reference", "crtrig.onnx", "crtrig.cases", "crtrig.conformance.cases",
+            "crtrig.devtools.bench"} <= set(modules)
     missing = [m for m in modules if not os.path.isfile(stub_path(m))]
     assert not missing, f"public modules without a .pyi stub: {missing}"
 

@@ -10,7 +10,7 @@ as they are, byte for byte.  Inputs come from:
 * the worst-case files tests/data/{sin,cos}-binary64.wc (CORE-MATH's collection
   of V. Lefevre's testlibm worst cases and bacsel searches), read by
   ``crtrig.verify.read_worst_case_files``; the 50 hardest of them ranked by
-  tools/gen_hard_inputs.py (``crtrig._hard_inputs``);
+  tools/gen_hard_inputs.py (``crtrig.conformance._hard_inputs``);
 * the doubles nearest to a multiple of pi/2 per binade, from the lattice search
   of tests/float64_inputs.py (checked there against brute force, continued
   fractions and CORE-MATH's list);
@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "src"))
 
 import float64_inputs  # noqa: E402  (tests/, for the pi/2 search)
-from crtrig import _hard_inputs, reference, vectors, verify  # noqa: E402
+from crtrig import reference, vectors, verify  # noqa: E402
+from crtrig.conformance import _hard_inputs  # noqa: E402
 
 FUNCS = {"sin": "ai.onnx.Sin", "cos": "ai.onnx.Cos"}
 FIRST_NAME = "special_values_f64"
@@ -123,7 +124,7 @@ def float64_cases(func: str) -> list[dict]:
 
     hard = both_signs([float.fromhex(text) for text, _ in _hard_inputs.HARD_INPUTS[func]["float64"]])
     out.append(case("hard_cases_f64", hex_tokens(hard), len(hard), [len(hard)],
-                    f"crtrig._hard_inputs (tools/gen_hard_inputs.py): the 50 hardest for round-to-nearest "
+                    f"crtrig.conformance._hard_inputs (tools/gen_hard_inputs.py): the 50 hardest for round-to-nearest "
                     f"of V. Lefevre's testlibm worst cases for {func} as collected by CORE-MATH "
                     f"(tests/data/{func}-binary64.wc), ranked with MPFR"
                     + (", plus 0x1.6ac5b262ca1ffp+849 (LLVM libc issue #220934)" if func == "sin" else ""),

@@ -1,6 +1,6 @@
-"""Print src/crtrig/_hard_inputs.py: the hardest-to-round sin/cos/tan inputs per float type.
+"""Print src/crtrig/conformance/_hard_inputs.py: the hardest-to-round sin/cos/tan inputs per float type.
 
-    python tools/gen_hard_inputs.py --worst-cases /work/shared/data/worst-cases > src/crtrig/_hard_inputs.py
+    python tools/gen_hard_inputs.py --worst-cases /work/shared/data/worst-cases > src/crtrig/conformance/_hard_inputs.py
 
 Hardness of an input x for a function f and a format F is the distance, in
 units of F's last place at f(x), from f(x) to the nearest rounding boundary of

@@ -22,33 +22,33 @@ import os
 import sys
 
 #: (name, module providing configure_parser, one-line help, description).
-#: The ``cases`` command is configured by ``vectors``: the runner of
-#: ``cases.py`` plus the generators ``--fill`` and ``--new``.
+#: The ``cases`` command is configured by ``conformance.vectors``: the runner of
+#: ``conformance/cases.py`` plus the generators ``--fill`` and ``--new``.
 COMMANDS = (
-    ("cases", "vectors", "run JSON case files against crtrig, or fill / generate them",
+    ("cases", "conformance.vectors", "run JSON case files against crtrig, or fill / generate them",
      "Run JSON case files (default: those shipped with crtrig) against crtrig's "
      "implementation and print one line per case; or write exact expected data into a "
      "case file (--fill), or build one from scratch (--new)."),
-    ("verify", "verify", "check crtrig's sin/cos against an independent oracle",
+    ("verify", "devtools.verify", "check crtrig's sin/cos against an independent oracle",
      "Check crtrig.sin or crtrig.cos on every (--exhaustive) or on random (--sample N) "
      "bit patterns of a float type against an oracle that does not use crtrig's C core: "
      "glibc's x87 long double sinl/cosl with a margin for float32, exact arithmetic for "
      "the inputs near a rounding boundary and for float16/bfloat16/float64; or the "
      "hard-to-round inputs listed in worst-case files (--worst-cases)."),
-    ("grade", "grade", "grade another implementation's results against the exact values",
+    ("grade", "conformance.grade", "grade another implementation's results against the exact values",
      "Grade another implementation: for each case of a case file, the largest ULP "
      "distance of its results from the correctly rounded values and the share of "
      "results that are not correctly rounded."),
-    ("onnx-fold", "_onnx_fold_cli",
+    ("onnx-fold", "conformance._onnx_fold_cli",
      "replace the constant-size windows of an ONNX model by exact initializers",
      "Write a copy of an ONNX model in which every HannWindow, HammingWindow and "
      "BlackmanWindow node with a constant size is an initializer holding crtrig's "
      "correctly rounded window (needs the onnx package)."),
-    ("bench", "bench", "time crtrig next to numpy, scipy, torch and onnxruntime",
+    ("bench", "devtools.bench", "time crtrig next to numpy, scipy, torch and onnxruntime",
      "Time crtrig's sin/cos and windows next to numpy, scipy, torch and onnxruntime (those "
      "installed), in one process, every contender on one thread and timed the same way; "
      "print ns per element and speedups."),
-    ("compare", "compare", "compare the accuracy of crtrig and the installed peers",
+    ("compare", "devtools.compare", "compare the accuracy of crtrig and the installed peers",
      "Run the same windows and sin/cos inputs through crtrig, numpy, scipy, torch, "
      "onnxruntime and onnx.reference (those installed) and print, per peer, the share of "
      "results not correctly rounded and the largest distance in ULPs, each judged by "

@@ -21,8 +21,8 @@ import os
 import stat
 import sys
 
-from ._cli_args import integer
-from ._output import OutputError, check_writable_target, write_bytes_atomically
+from .._cli_args import integer
+from .._output import OutputError, check_writable_target, write_bytes_atomically
 
 PROGRAM = "crtrig onnx-fold"
 
@@ -125,7 +125,7 @@ def run_cli(args) -> int:
         import onnx
         from onnx import checker
 
-        from . import onnx as crtrig_onnx
+        from .. import onnx as crtrig_onnx
     except ImportError as exc:
         return _error(f"this command needs the onnx package ({exc}); pip install onnx")
     max_bytes = crtrig_onnx.DEFAULT_FOLD_MAX_BYTES if args.max_bytes is None else args.max_bytes

@@ -1,0 +1,1 @@
+# The subpackage itself exports nothing: its modules have their own stubs.
