@@ -463,14 +463,14 @@ typedef struct exp_call {
     crtrig_dtype fmt;
     double *out;
     unsigned char *undecided;
-    size_t missing;
 } exp_call;
 
 /* The elements [lo, hi) (lo a multiple of EXP_BLOCK: the pool's chunks are whole
  * blocks at multiples of the block, so every split sees the same blocks and gives
  * the same bits). */
-static size_t exp_range(const exp_call *c, size_t lo, size_t hi)
+static size_t exp_range(void *arg, size_t lo, size_t hi)
 {
+    const exp_call *c = (const exp_call *)arg;
     const double x0 = c->x0, step = c->step, s = c->s, zero_above = c->zero_above, limit = c->limit;
     const dd_t D = c->D;
     const int P = c->P;
@@ -513,21 +513,6 @@ static size_t exp_range(const exp_call *c, size_t lo, size_t hi)
     return missing;
 }
 
-/* One participant's share: the chunks it claims; its count of undecided elements
- * merged under the job's lock. */
-static int exp_share(void *arg, int participant, crtrig_job *job)
-{
-    exp_call *c = (exp_call *)arg;
-    size_t lo, hi, missing = 0;
-    (void)participant;
-    while (crtrig_job_next(job, &lo, &hi))
-        missing += exp_range(c, lo, hi);
-    crtrig_job_lock(job);
-    c->missing += missing;
-    crtrig_job_unlock(job);
-    return CRTRIG_OK;
-}
-
 /* The argument checks that need floating-point comparisons run inside the fpenv
  * bracket (a NaN compared raises a flag), then the job. */
 static CRTRIG_NOINLINE int exp_checked_work(double x0, double step, size_t count, double d_hi, double d_lo,
@@ -552,9 +537,7 @@ static CRTRIG_NOINLINE int exp_checked_work(double x0, double step, size_t count
     c.fmt = fmt;
     c.out = out;
     c.undecided = undecided;
-    c.missing = 0;
-    rc = crtrig_threads_run(participants, count, EXP_BLOCK, exp_share, &c);
-    *n_undecided = c.missing;
+    rc = crtrig_threads_run_counting(participants, count, EXP_BLOCK, exp_range, &c, n_undecided);
     return rc;
 }
 
