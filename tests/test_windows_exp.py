@@ -1,5 +1,5 @@
 """crtrig.windows' exp-based windows (gaussian, general_gaussian, exponential) and
-their exp piece (src/core/exp.c, crtrig._exp_windows) against the mpmath oracle
+their exp piece (src/core/exp.c, exp_pass.h, crtrig._exp_windows) against the mpmath oracle
 (tests/oracle.py, "exp-based windows"): every dtype, both modes, every M up to 64
 for several parameters (tiny and huge ones: underflow to 0 and the subnormals of
 every format), sampled elements of long windows, thread counts and the caller's
@@ -73,11 +73,13 @@ def test_exact_fallback(fmt):
 
 
 @pytest.mark.parametrize("fmt", FLOATS)
-@pytest.mark.parametrize("P", [1, 2, 3, 40, 64, 65, 1024])
+@pytest.mark.parametrize("P", [1, 2, 3, 4, 5, 6, 7, 40, 64, 65, 1024])
 def test_c_fill_over_the_whole_range(fmt, P):
     """The C fill (with the fallback for what it leaves undecided) vs the oracle at
     every element, d chosen so that q = (1/2)(|x| d)^P sweeps [0, 1.05 Z] (Z: the
-    underflow threshold of fmt), x = -400 .. 400: 0, the subnormals, tiny q."""
+    underflow threshold of fmt), x = -400 .. 400: 0, the subnormals, tiny q.  P <= 2
+    and 3 <= P <= 6 take the recurrences (exp_pass.h) where q stays below the limit,
+    the rest goes element by element."""
     p, emin = PE[fmt]
     Z = (p - emin) * math.log(2)
     xmax = 400
@@ -90,6 +92,49 @@ def test_c_fill_over_the_whole_range(fmt, P):
     assert values[0] == 0.0 and values[xmax] == 1.0
     if P <= 3:
         assert 0 < np.min(values[values > 0]) < 2.0 ** emin  # the subnormal band was crossed
+
+
+#: SIMD target slots of this build and CPU (0 baseline, 1 avx2, 2 avx512).
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_double_double_stage_on_every_target(target):
+    """Each target's exp stage (exp_pass.h; kd_two_prod with or without fma) gives
+    the baseline's bits and stays within the bound, against mpmath."""
+    rng = random.Random(7 + target)
+    ys = [-rng.uniform(0, 620) for _ in range(300)] + [-rng.uniform(0, 1e-6) for _ in range(50)] + [0.0, -620.0]
+    with mpmath.workprec(300):
+        for y in ys:
+            hi, lo, rel = _core.exp_dd_value(y, 0.0, target)
+            assert (hi, lo) == _core.exp_dd_value(y, 0.0, 0)[:2], y
+            exact = mpmath.exp(mpmath.mpf(y))
+            assert abs((mpmath.mpf(hi) + mpmath.mpf(lo) - exact) / exact) <= rel, y
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("P", [1, 2, 3, 4, 5, 6, 7, 12])
+def test_fill_on_every_target(target, P):
+    """The fill through each target's kernel: the same values and the same undecided
+    elements as the baseline's (exp_pass.h: the same operations, exact products
+    either way), over long blocks (x = -5000 .. 5000, step 2 and 3: the recurrences
+    and the direct path), float64 and float32, and the decided values against the
+    oracle on a sample."""
+    rng = random.Random(100 * P + target)
+    for fmt, Z in (("float64", 600.0), ("float32", 100.0)):
+        for step in (2, 3):
+            d = Fraction(1.2 * (2 * Z) ** (1 / P) / 5000).limit_denominator(10**9)
+            d_hi, d_lo = _exp_windows.dd_of(d)
+            count = 10000 // step + 1
+            want, want_missing = _core.exp_affine_fill(-5000.0, float(step), count, d_hi, d_lo, 0.5, P,
+                                                       CODES[fmt], 0)
+            got, missing = _core.exp_affine_fill(-5000.0, float(step), count, d_hi, d_lo, 0.5, P,
+                                                 CODES[fmt], target)
+            assert np.array_equal(missing, want_missing) and np.array_equal(bits(got), bits(want))
+            for i in rng.sample(range(count), 25):
+                if i not in set(missing.tolist()):
+                    q = _exp_windows.q_of(-5000 + i * step, d, Fraction(1, 2), P)
+                    assert got[i] == oracle.exp_neg_value(q, fmt), (i, P, fmt)
 
 
 # ---------------------------------------------------------------------------
