@@ -559,6 +559,65 @@ def exp_window(name: str, M: int, sym: bool, params, fmts=FLOAT_FORMATS) -> dict
     return result
 
 
+def general_gaussian_real_value(L: int, i: int, p: Fraction, sig: Fraction, fmts=FLOAT_FORMATS) -> dict:
+    """Element i of scipy's symmetric general_gaussian(L, p, sig) for any rational p >
+    0 (2p need not be an integer), correctly rounded into each of fmts: scipy's
+    exp(-(1/2) |n/sig|^(2p)), n = i - (L - 1)/2, in mpmath interval arithmetic
+    (mpmath.iv: log, exp and the quotients rounded outward; the power as
+    exp(2p log|n/sig|)), both ends rounded by MPFR, the precision doubled until they
+    agree in every format.  n = 0 gives 1 exactly; q above 2000 gives 0 (exp(-q) is
+    then far below half the smallest subnormal of every format)."""
+    n = Fraction(i) - Fraction(L - 1, 2)
+    if n == 0:
+        return {fmt: 1.0 for fmt in fmts}
+    y = abs(n / Fraction(sig))
+    P = 2 * Fraction(p)
+    iv = mpmath.iv
+    saved = iv.prec
+    prec = 128
+    try:
+        while prec <= 1 << 14:
+            iv.prec = prec
+            q = iv.exp(iv.mpf(P.numerator) / P.denominator * iv.log(iv.mpf(y.numerator) / y.denominator)) / 2
+            q_lo = _iv_ends(q)[0]
+            if q_lo > 2000:  # exp(-q) < 2^-2885: 0 in every format (as exp_neg_value)
+                return {fmt: 0.0 for fmt in fmts}
+            lo, hi = _iv_ends(iv.exp(-q))
+            out = {}
+            for fmt in fmts:
+                low, high = round_to_format(lo, fmt), round_to_format(hi, fmt)
+                if not _same(low, high):
+                    break
+                out[fmt] = low
+            else:
+                return out
+            prec *= 2
+    finally:
+        iv.prec = saved
+    raise ArithmeticError("oracle: no convergence")
+
+
+def general_gaussian_real_window(M: int, sym: bool, p: Fraction, sig: Fraction, fmts=FLOAT_FORMATS) -> dict:
+    """The whole general_gaussian window (sym=False: the first M points of the window of
+    M + 1) for a rational p > 0 in each format, {fmt: numpy array of fmt's dtype},
+    element by element from general_gaussian_real_value."""
+    L = M if sym else M + 1
+    memo = {}
+    per = []
+    for i in range(M):
+        key = abs(2 * i - (L - 1))
+        if key not in memo:
+            memo[key] = general_gaussian_real_value(L, i, p, sig, fmts) if M > 1 else {f: 1.0 for f in fmts}
+        per.append(memo[key])
+    result = {}
+    for fmt in fmts:
+        values = np.array([v[fmt] for v in per], dtype=np.float64)
+        if fmt == "bfloat16":
+            values = values.astype(np.float32)
+        result[fmt] = values.astype(NUMPY_DTYPES[fmt])
+    return result
+
+
 # ---------------------------------------------------------------------------
 # Kaiser's window: mpmath's besseli at scipy's own argument beta sqrt(1 - t^2),
 # t = (n - alpha)/alpha, alpha = (L - 1)/2 (not the series crtrig sums).

@@ -1,5 +1,5 @@
 """crtrig.windows' exp-based windows (gaussian, general_gaussian, exponential) and
-their exp piece (src/core/exp.c, crtrig._exp_windows) against the mpmath oracle
+their exp piece (src/core/exp.c, exp_pass.h, crtrig._exp_windows) against the mpmath oracle
 (tests/oracle.py, "exp-based windows"): every dtype, both modes, every M up to 64
 for several parameters (tiny and huge ones: underflow to 0 and the subnormals of
 every format), sampled elements of long windows, thread counts and the caller's
@@ -73,11 +73,13 @@ def test_exact_fallback(fmt):
 
 
 @pytest.mark.parametrize("fmt", FLOATS)
-@pytest.mark.parametrize("P", [1, 2, 3, 40, 64, 65, 1024])
+@pytest.mark.parametrize("P", [1, 2, 3, 4, 5, 6, 7, 40, 64, 65, 1024])
 def test_c_fill_over_the_whole_range(fmt, P):
     """The C fill (with the fallback for what it leaves undecided) vs the oracle at
     every element, d chosen so that q = (1/2)(|x| d)^P sweeps [0, 1.05 Z] (Z: the
-    underflow threshold of fmt), x = -400 .. 400: 0, the subnormals, tiny q."""
+    underflow threshold of fmt), x = -400 .. 400: 0, the subnormals, tiny q.  P <= 2
+    and 3 <= P <= 6 take the recurrences (exp_pass.h) where q stays below the limit,
+    the rest goes element by element."""
     p, emin = PE[fmt]
     Z = (p - emin) * math.log(2)
     xmax = 400
@@ -90,6 +92,49 @@ def test_c_fill_over_the_whole_range(fmt, P):
     assert values[0] == 0.0 and values[xmax] == 1.0
     if P <= 3:
         assert 0 < np.min(values[values > 0]) < 2.0 ** emin  # the subnormal band was crossed
+
+
+#: SIMD target slots of this build and CPU (0 baseline, 1 avx2, 2 avx512).
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_double_double_stage_on_every_target(target):
+    """Each target's exp stage (exp_pass.h; kd_two_prod with or without fma) gives
+    the baseline's bits and stays within the bound, against mpmath."""
+    rng = random.Random(7 + target)
+    ys = [-rng.uniform(0, 620) for _ in range(300)] + [-rng.uniform(0, 1e-6) for _ in range(50)] + [0.0, -620.0]
+    with mpmath.workprec(300):
+        for y in ys:
+            hi, lo, rel = _core.exp_dd_value(y, 0.0, target)
+            assert (hi, lo) == _core.exp_dd_value(y, 0.0, 0)[:2], y
+            exact = mpmath.exp(mpmath.mpf(y))
+            assert abs((mpmath.mpf(hi) + mpmath.mpf(lo) - exact) / exact) <= rel, y
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("P", [1, 2, 3, 4, 5, 6, 7, 12])
+def test_fill_on_every_target(target, P):
+    """The fill through each target's kernel: the same values and the same undecided
+    elements as the baseline's (exp_pass.h: the same operations, exact products
+    either way), over long blocks (x = -5000 .. 5000, step 2 and 3: the recurrences
+    and the direct path), float64 and float32, and the decided values against the
+    oracle on a sample."""
+    rng = random.Random(100 * P + target)
+    for fmt, Z in (("float64", 600.0), ("float32", 100.0)):
+        for step in (2, 3):
+            d = Fraction(1.2 * (2 * Z) ** (1 / P) / 5000).limit_denominator(10**9)
+            d_hi, d_lo = _exp_windows.dd_of(d)
+            count = 10000 // step + 1
+            want, want_missing = _core.exp_affine_fill(-5000.0, float(step), count, d_hi, d_lo, 0.5, P,
+                                                       CODES[fmt], 0)
+            got, missing = _core.exp_affine_fill(-5000.0, float(step), count, d_hi, d_lo, 0.5, P,
+                                                 CODES[fmt], target)
+            assert np.array_equal(missing, want_missing) and np.array_equal(bits(got), bits(want))
+            for i in rng.sample(range(count), 25):
+                if i not in set(missing.tolist()):
+                    q = _exp_windows.q_of(-5000 + i * step, d, Fraction(1, 2), P)
+                    assert got[i] == oracle.exp_neg_value(q, fmt), (i, P, fmt)
 
 
 # ---------------------------------------------------------------------------
@@ -251,7 +296,9 @@ def test_parameter_errors():
     with pytest.raises(ValueError, match="sig must be nonzero"):
         windows.general_gaussian(8, 1.5, 0)
     with pytest.raises(NotImplementedError, match="scipy.signal.windows.general_gaussian"):
-        windows.general_gaussian(8, 0.3, 2.0)
+        windows.general_gaussian(8, -0.3, 2.0)
+    with pytest.raises(NotImplementedError, match="scipy.signal.windows.general_gaussian"):
+        windows.general_gaussian(8, 512.25, 2.0)
     with pytest.raises(ValueError):
         windows.gaussian(8.0, 2.0)
     with pytest.raises(TypeError):
@@ -269,3 +316,120 @@ def test_get_window_names_and_tuples():
     assert same(windows.get_window(("exponential", 10, 3), 64), windows.exponential(64, 10, 3, False))
     with pytest.raises(ValueError):
         windows.get_window("gaussian", 64)
+
+
+# ---------------------------------------------------------------------------
+# general_gaussian with a real power (2p not an integer): crtrig._exp_windows'
+# exact integer path against tests/oracle.py's mpmath.iv evaluation
+# ---------------------------------------------------------------------------
+
+REAL_P = [Fraction(3, 4), Fraction(5, 4), Fraction(27, 10), Fraction(1, 10), Fraction(73, 10), Fraction(1, 3),
+          Fraction(1001, 2)]
+
+
+@pytest.mark.parametrize("p", REAL_P, ids=str)
+def test_real_power_elements(p):
+    """exp(-(1/2) y^(2p)) for random elements and every format, against the interval
+    oracle: sig chosen from a target q, log-uniform in [2^-70, 800] or uniform in
+    [0.01, 800] (tiny q rounding
+    to 1, the subnormals of every format, underflow to 0), plus random lengths,
+    indices and sig of any size."""
+    rng = random.Random(str(p))
+    cases = []
+    for _ in range(16):
+        L = rng.randrange(2, 5000)
+        i = rng.randrange(L)
+        n = abs(Fraction(2 * i - (L - 1), 2)) or Fraction(1, 2)
+        q = math.exp(rng.uniform(-70 * math.log(2), math.log(800))) if _ % 2 else rng.uniform(0.01, 800)
+        sig = Fraction(float(n) / (2 * q) ** (1 / float(2 * p))).limit_denominator(10**6)
+        if sig > 0:
+            cases.append((L, i, sig))
+    for _ in range(4):
+        cases.append((rng.randrange(2, 5000), rng.randrange(5000), Fraction(rng.randrange(1, 10**5),
+                                                                           rng.randrange(1, 10**3))))
+    for L, i, sig in cases:
+        i %= L
+        want = oracle.general_gaussian_real_value(L, i, p, sig)
+        y = abs(Fraction(2 * i - (L - 1), 2) / sig)
+        for fmt in FLOATS:
+            assert _exp_windows.exp_neg_half_power_rounded(y, 2 * p, CODES[fmt]) == want[fmt], (L, i, sig, fmt)
+
+
+@pytest.mark.parametrize("p, sig", [(Fraction(3, 4), Fraction(5, 2)), (Fraction(27, 10), Fraction(7)),
+                                    (Fraction(1, 10), Fraction(1, 100)), (Fraction(73, 10), Fraction(9, 2))],
+                         ids=str)
+def test_real_power_windows(p, sig):
+    """Whole windows, M = 0 .. 24 and 61, both modes, every float dtype, bit for bit
+    against the oracle; the parameters passed as floats (read as their shortest
+    decimal, 2.7 = 27/10) and as strings give the same window."""
+    for M in list(range(25)) + [61]:
+        for sym in (True, False):
+            want = oracle.general_gaussian_real_window(M, sym, p, sig)
+            for fmt in FLOATS:
+                got = windows.general_gaussian(M, float(p), float(sig), sym=sym, dtype=DTYPES[fmt])
+                assert same(got, want[fmt]), (M, sym, fmt, got, want[fmt])
+    assert same(windows.general_gaussian(31, str(float(p)), str(float(sig))),
+                windows.general_gaussian(31, float(p), float(sig)))
+
+
+def test_real_power_centre_and_range():
+    """The centre (n = 0) is exactly 1; a window whose far elements cross the float64
+    subnormals and underflow to 0 (and float16's), against the oracle."""
+    for M in (5, 9, 33):
+        for fmt in FLOATS:
+            w = windows.general_gaussian(M, 1.35, 0.001, dtype=DTYPES[fmt])
+            assert w[M // 2] == 1 and np.count_nonzero(w) == 1
+    # q = (1/2) (|n|/sig)^1.5 reaches 790 at |n| = 100 (float64's threshold is 745.1;
+    # its subnormals at |n| = 93 .. 96).
+    p, sig = Fraction(3, 4), Fraction(737, 1000)
+    want = oracle.general_gaussian_real_window(201, True, p, sig)
+    for fmt in FLOATS:
+        got = windows.general_gaussian(201, p, sig, dtype=DTYPES[fmt])
+        assert same(got, want[fmt]), fmt
+    w64 = want["float64"]
+    assert w64[0] == 0.0 and 0 < np.min(w64[w64 > 0]) < 2.0**-1022  # the subnormal band was crossed
+
+
+def test_real_power_dtypes_out_and_scipy():
+    """Integer dtypes (through float32, as the other windows), out=, get_window's
+    tuple, and agreement with scipy's float64 within 1e-13 relatively where scipy's
+    value is above 1e-20 (q < 46; scipy's own error grows as q 2^-52)."""
+    scipy_windows = pytest.importorskip("scipy.signal.windows")
+    w = windows.general_gaussian(40, 2.7, 6.0, dtype=np.float32)
+    assert same(windows.general_gaussian(40, 2.7, 6.0, dtype=np.int16), w.astype(np.int16))
+    out = np.empty(40, dtype=np.float16)
+    assert windows.general_gaussian(40, 2.7, 6.0, out=out) is out
+    assert same(out, windows.general_gaussian(40, 2.7, 6.0, dtype=np.float16))
+    assert same(windows.get_window(("general_gaussian", 0.75, 7), 64), windows.general_gaussian(64, 0.75, 7, False))
+    for p in (0.75, 1.25, 2.7, 0.1, 7.3):
+        ours = windows.general_gaussian(301, p, 40.0)
+        theirs = scipy_windows.general_gaussian(301, p, 40.0)
+        big = theirs > 1e-20  # q < 46: scipy's float64 error, about q 2^-52 relatively, stays small
+        assert np.allclose(ours[big], theirs[big], rtol=1e-13, atol=0), p
+
+
+def test_real_power_precision_cap(monkeypatch):
+    """The doubling loop stops at POWER_MAX_BITS with ArithmeticError (here a cap
+    below the first precision tried)."""
+    monkeypatch.setattr(_exp_windows, "POWER_MAX_BITS", 16)
+    with pytest.raises(ArithmeticError, match="not decided"):
+        _exp_windows.exp_neg_half_power_rounded(Fraction(3, 2), Fraction(5, 2), CODES["float64"])
+    # The decisions that need no enclosure of w still come first: y = 0 gives 1.
+    assert _exp_windows.exp_neg_half_power_rounded(Fraction(0), Fraction(5, 2), CODES["float64"]) == 1.0
+
+
+def test_real_power_enclosures():
+    """The integer enclosures (ln by atanh, exp by Taylor and squaring) contain
+    mpmath's values at 400 bits, for arguments of both signs and every size used."""
+    rng = random.Random(5)
+    F = 200
+    with mpmath.workprec(400):
+        for _ in range(60):
+            y = Fraction(rng.randrange(1, 10**9), rng.randrange(1, 10**9)) * Fraction(2) ** rng.randrange(-60, 60)
+            lo, hi = _exp_windows._ln_bounds(y, F)
+            exact = mpmath.log(mpmath.mpf(y.numerator) / y.denominator) * 2**F
+            assert lo <= exact <= hi and hi - lo < 2**20  # not vacuous: within 2^-180
+            X = rng.randrange(-(1 << (F + 11)), 1 << (F + 11))
+            lo, hi = _exp_windows._exp_bounds(X, F)
+            exact = mpmath.exp(mpmath.mpf(X) / 2**F) * 2**F
+            assert lo <= exact <= hi and hi - lo < 2**-150 * max(exact, 2**F), X

@@ -1,11 +1,11 @@
-"""Generate the double-double tables and ln2 pieces of src/core/exp.c.
+"""Generate the double-double tables and ln2 pieces of src/core/exp_pass.h.
 
 T1[i] = 2^(i/64), i = 0..63 and T2[j] = 2^(j/2048), j = 0..31, each as hi + lo
 with hi = RN(x) and lo = RN(x - hi) (so |x - hi - lo| <= 2^-106 x), computed
 with mpmath at 300 bits.  ln2/2048 = L1 + L2 + L3 + L4: L1 and L2 keep 30
 significant bits each (N L1, N L2 exact for |N| < 2^22), L3 = RN(rest).
 
-    python tools/gen_exp_tables.py > /tmp/exp_tables.txt   (paste into exp.c)
+    python tools/gen_exp_tables.py > /tmp/exp_tables.txt   (paste into exp_pass.h)
 """
 import mpmath
 

@@ -22,6 +22,7 @@ typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t
 
 struct crtrig_sinpi_table;
 struct crtrig_window_coef;
+struct crtrig_exp_args;
 
 /* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
  * as double-doubles for m = m0 + i step. */
@@ -71,6 +72,10 @@ typedef struct crtrig_target {
     crtrig_tan64_value_fn tan64_value;
     /* tanpi first passes (tan_pass.h), float32 and float64 only. */
     crtrig_sincos_pass_fn tanpi_pass[4];
+    /* The exp windows' elements [lo, hi) (exp_pass.h; returns how many it left
+     * undecided) and the test hook of its double-double exp stage. */
+    size_t (*exp_range)(const struct crtrig_exp_args *args, size_t lo, size_t hi);
+    void (*exp_dd_value)(double y_hi, double y_lo, double *hi, double *lo);
     /* The float64 sin/cos pass's lane for one element (the small calls). */
     crtrig_sincos64_one_fn sincos64_one;
 } crtrig_target;
@@ -113,7 +118,9 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_tan_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);    \
     int crtrig_tan64_pass_value_##suffix(double, int, double *, double *, double *);           \
     int crtrig_tanpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);
+    int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
+    size_t crtrig_exp_range_##suffix(const struct crtrig_exp_args *, size_t, size_t);            \
+    void crtrig_exp_dd_value_##suffix(double, double, double *, double *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

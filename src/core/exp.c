@@ -1,15 +1,9 @@
-/* Correctly rounded exp(-q) for the exp-based windows: the double-double stage
- * (range reduction by ln2/2048 with two tables, a degree-7 polynomial) and its
- * rounding test.  See exp.h for the interface; every bound below is for the code
- * as written, in round-to-nearest (the fill enters crtrig_fpenv first), without
- * contraction (-ffp-contract=off).  u = 2^-53.
- *
- * Tables and ln2 pieces: tools/gen_exp_tables.py (mpmath, 300 bits):
- *   EXP_T1[i] = 2^(i/64), EXP_T2[j] = 2^(j/2048) as hi + lo with hi = RN(x),
- *   lo = RN(x - hi): |x - hi - lo| <= u |x - hi| <= 2^-106 x.
- *   ln2/2048 = L1 + L2 + L3 + L4 with L1, L2 of 30 significant bits (so N L1 and
- *   N L2 are exact for |N| < 2^22), |L2| < 2^-41, |L3| < 2^-71, |L4| < 2^-127.
- */
+/* Correctly rounded exp(-q) for the exp-based windows: the entry point (argument
+ * checks, the fpenv bracket, the thread pool's job).  The per-element work (the
+ * double-double stage, the power, the recurrence, the rounding tests) and its
+ * bounds are in exp_pass.h, compiled once per SIMD target; the job calls the
+ * kernel of the active target (dispatch.h), which computes the same bits on
+ * every target (exp_pass.h).  See exp.h for the interface. */
 #include <math.h>
 #include <string.h>
 
@@ -18,543 +12,76 @@
 #include "fpenv.h"
 #include "fpformat.h"
 #include "threads.h"
+#include "dispatch.h"
 
-static const double EXP_T1[64][2] = {
-    {0x1.0000000000000p+0, 0x0.0p+0},
-    {0x1.02c9a3e778061p+0, -0x1.19083535b085dp-56},
-    {0x1.059b0d3158574p+0, 0x1.d73e2a475b465p-55},
-    {0x1.0874518759bc8p+0, 0x1.186be4bb284ffp-57},
-    {0x1.0b5586cf9890fp+0, 0x1.8a62e4adc610bp-54},
-    {0x1.0e3ec32d3d1a2p+0, 0x1.03a1727c57b53p-59},
-    {0x1.11301d0125b51p+0, -0x1.6c51039449b3ap-54},
-    {0x1.1429aaea92de0p+0, -0x1.32fbf9af1369ep-54},
-    {0x1.172b83c7d517bp+0, -0x1.19041b9d78a76p-55},
-    {0x1.1a35beb6fcb75p+0, 0x1.e5b4c7b4968e4p-55},
-    {0x1.1d4873168b9aap+0, 0x1.e016e00a2643cp-54},
-    {0x1.2063b88628cd6p+0, 0x1.dc775814a8495p-55},
-    {0x1.2387a6e756238p+0, 0x1.9b07eb6c70573p-54},
-    {0x1.26b4565e27cddp+0, 0x1.2bd339940e9d9p-55},
-    {0x1.29e9df51fdee1p+0, 0x1.612e8afad1255p-55},
-    {0x1.2d285a6e4030bp+0, 0x1.0024754db41d5p-54},
-    {0x1.306fe0a31b715p+0, 0x1.6f46ad23182e4p-55},
-    {0x1.33c08b26416ffp+0, 0x1.32721843659a6p-54},
-    {0x1.371a7373aa9cbp+0, -0x1.63aeabf42eae2p-54},
-    {0x1.3a7db34e59ff7p+0, -0x1.5e436d661f5e3p-56},
-    {0x1.3dea64c123422p+0, 0x1.ada0911f09ebcp-55},
-    {0x1.4160a21f72e2ap+0, -0x1.ef3691c309278p-58},
-    {0x1.44e086061892dp+0, 0x1.89b7a04ef80d0p-59},
-    {0x1.486a2b5c13cd0p+0, 0x1.3c1a3b69062f0p-56},
-    {0x1.4bfdad5362a27p+0, 0x1.d4397afec42e2p-56},
-    {0x1.4f9b2769d2ca7p+0, -0x1.4b309d25957e3p-54},
-    {0x1.5342b569d4f82p+0, -0x1.07abe1db13cadp-55},
-    {0x1.56f4736b527dap+0, 0x1.9bb2c011d93adp-54},
-    {0x1.5ab07dd485429p+0, 0x1.6324c054647adp-54},
-    {0x1.5e76f15ad2148p+0, 0x1.ba6f93080e65ep-54},
-    {0x1.6247eb03a5585p+0, -0x1.383c17e40b497p-54},
-    {0x1.6623882552225p+0, -0x1.bb60987591c34p-54},
-    {0x1.6a09e667f3bcdp+0, -0x1.bdd3413b26456p-54},
-    {0x1.6dfb23c651a2fp+0, -0x1.bbe3a683c88abp-57},
-    {0x1.71f75e8ec5f74p+0, -0x1.16e4786887a99p-55},
-    {0x1.75feb564267c9p+0, -0x1.0245957316dd3p-54},
-    {0x1.7a11473eb0187p+0, -0x1.41577ee04992fp-55},
-    {0x1.7e2f336cf4e62p+0, 0x1.05d02ba15797ep-56},
-    {0x1.82589994cce13p+0, -0x1.d4c1dd41532d8p-54},
-    {0x1.868d99b4492edp+0, -0x1.fc6f89bd4f6bap-54},
-    {0x1.8ace5422aa0dbp+0, 0x1.6e9f156864b27p-54},
-    {0x1.8f1ae99157736p+0, 0x1.5cc13a2e3976cp-55},
-    {0x1.93737b0cdc5e5p+0, -0x1.75fc781b57ebcp-57},
-    {0x1.97d829fde4e50p+0, -0x1.d185b7c1b85d1p-54},
-    {0x1.9c49182a3f090p+0, 0x1.c7c46b071f2bep-56},
-    {0x1.a0c667b5de565p+0, -0x1.359495d1cd533p-54},
-    {0x1.a5503b23e255dp+0, -0x1.d2f6edb8d41e1p-54},
-    {0x1.a9e6b5579fdbfp+0, 0x1.0fac90ef7fd31p-54},
-    {0x1.ae89f995ad3adp+0, 0x1.7a1cd345dcc81p-54},
-    {0x1.b33a2b84f15fbp+0, -0x1.2805e3084d708p-57},
-    {0x1.b7f76f2fb5e47p+0, -0x1.5584f7e54ac3bp-56},
-    {0x1.bcc1e904bc1d2p+0, 0x1.23dd07a2d9e84p-55},
-    {0x1.c199bdd85529cp+0, 0x1.11065895048ddp-55},
-    {0x1.c67f12e57d14bp+0, 0x1.2884dff483cadp-54},
-    {0x1.cb720dcef9069p+0, 0x1.503cbd1e949dbp-56},
-    {0x1.d072d4a07897cp+0, -0x1.cbc3743797a9cp-54},
-    {0x1.d5818dcfba487p+0, 0x1.2ed02d75b3707p-55},
-    {0x1.da9e603db3285p+0, 0x1.c2300696db532p-54},
-    {0x1.dfc97337b9b5fp+0, -0x1.1a5cd4f184b5cp-54},
-    {0x1.e502ee78b3ff6p+0, 0x1.39e8980a9cc8fp-55},
-    {0x1.ea4afa2a490dap+0, -0x1.e9c23179c2893p-54},
-    {0x1.efa1bee615a27p+0, 0x1.dc7f486a4b6b0p-54},
-    {0x1.f50765b6e4540p+0, 0x1.9d3e12dd8a18bp-54},
-    {0x1.fa7c1819e90d8p+0, 0x1.74853f3a5931ep-55},
-};
-static const double EXP_T2[32][2] = {
-    {0x1.0000000000000p+0, 0x0.0p+0},
-    {0x1.00162f3904052p+0, -0x1.7b5d0d58ea8f4p-58},
-    {0x1.002c605e2e8cfp+0, -0x1.d7c96f201bb2fp-55},
-    {0x1.0042936faa3d8p+0, -0x1.0484245243777p-55},
-    {0x1.0058c86da1c0ap+0, -0x1.5e00e62d6b30dp-56},
-    {0x1.006eff583fc3dp+0, -0x1.4acf197a00142p-54},
-    {0x1.0085382faef83p+0, 0x1.da93f90835f75p-56},
-    {0x1.009b72f41a12bp+0, 0x1.86364f8fbe8f8p-54},
-    {0x1.00b1afa5abcbfp+0, -0x1.4f6b2a7609f71p-55},
-    {0x1.00c7ee448ee02p+0, 0x1.4362ca5bc26f1p-56},
-    {0x1.00de2ed0ee0f5p+0, -0x1.406ac4e81a645p-57},
-    {0x1.00f4714af41d3p+0, -0x1.91b2060859321p-54},
-    {0x1.010ab5b2cbd11p+0, 0x1.c1d0660524e08p-54},
-    {0x1.0120fc089ff63p+0, 0x1.843aa8b9cbbc6p-55},
-    {0x1.0137444c9b5b5p+0, -0x1.2b6aeb6176892p-56},
-    {0x1.014d8e7ee8d2fp+0, 0x1.2edc08e5da99ap-56},
-    {0x1.0163da9fb3335p+0, 0x1.b61299ab8cdb7p-54},
-    {0x1.017a28af25567p+0, 0x1.70fc41c5c2d53p-55},
-    {0x1.019078ad6a19fp+0, -0x1.008eff5142bf9p-56},
-    {0x1.01a6ca9aac5f3p+0, -0x1.09bb78eeead0ap-54},
-    {0x1.01bd1e77170b4p+0, 0x1.5e7626621eb5bp-56},
-    {0x1.01d37442d5070p+0, -0x1.ce39cbbab8bbep-57},
-    {0x1.01e9cbfe113efp+0, -0x1.c11f5239bf535p-55},
-    {0x1.020025a8f6a35p+0, -0x1.afb99946ee3f0p-54},
-    {0x1.02168143b0281p+0, -0x1.2bf310fc54eb6p-55},
-    {0x1.022cdece68c4fp+0, -0x1.491793e46834dp-54},
-    {0x1.02433e494b755p+0, -0x1.314aa16278aa3p-54},
-    {0x1.02599fb483385p+0, 0x1.56dc8046821f4p-55},
-    {0x1.027003103b10ep+0, -0x1.082ef51b61d7ep-56},
-    {0x1.0286685c9e059p+0, -0x1.fd4cf26ea5d0fp-54},
-    {0x1.029ccf99d720ap+0, 0x1.64cbba902ca27p-58},
-    {0x1.02b338c811703p+0, 0x1.4a47a505b3a47p-54},
-};
-#define EXP_L1 0x1.62e42fe800000p-12
-#define EXP_L2 0x1.e8e7bcd000000p-42
-#define EXP_L3 0x1.793c7673007e6p-72
-/* |L4| = 3.4219e-39 (2^-127.78) */
-#define EXP_INV 0x1.71547652b82fep+11
-
+/* One fill: the kernel's arguments and the target whose kernel runs. */
+typedef struct exp_call {
+    crtrig_exp_args args;
+    const crtrig_target *target;
+} exp_call;
 
 /* ln2 rounded up (0x1.62e42fefa39ef358p-1 rounds down to ...39efp-1). */
 #define EXP_LN2_UP 0x1.62e42fefa39f0p-1
 
-static double pow2i(int k)  /* 2^k for -1022 <= k <= 1023, exact */
+/* The elements [lo, hi) by the fill's target kernel (exp_pass.h). */
+static size_t exp_range(void *arg, size_t lo, size_t hi)
 {
-    uint64_t bits = (uint64_t)(k + 1023) << 52;
-    double r;
-    memcpy(&r, &bits, sizeof r);
-    return r;
-}
-
-/* exp(y) = F 2^k for the double-double y = y_hi + y_lo, -747 <= y_hi <= 0,
- * |y_lo| <= u |y_hi|, with |F - exp(y) 2^-k| <= 2^-88.7 exp(y) 2^-k, F in [1/2, 2].
- *
- * Reduction.  t = RN(y_hi INV), INV = RN(2048/ln2); N = floor(t + 1/2) <= 0.
- * |y 2048/ln2 - N| <= 1/2 + |t - y_hi 2048/ln2| + |y_lo| 2048/ln2 + (rounding of
- * t + 1/2) <= 1/2 + 2^-30.9 + 2^-31.9 + 2^-32 < 1/2 + 2^-29.9 (|t| < 2^21.1), so
- * r = y - N ln2/2048 has |r| < 2^-12.5, and |N| <= 2^21.1 < 2^22.
- * r is formed as s = two_sum(y_hi, -N L1) (exact; N L1 exact), t2 = two_sum(s.hi,
- * -N L2) (exact), rlo = ((s.lo + y_lo) + t2.lo) - N L3, r = two_sum(t2.hi, rlo).
- * The partial sums of rlo are below 2^-43 (|y_lo| < 2^-43.4, |s.lo|, |t2.lo| <=
- * 2^-66, |N L3| < 2^-49), so its three sums add < 3 2^-97 and the product N L3 <
- * 2^-102; dropping N L4 adds < 2^-105: |r_computed - r| < 2^-95.3, a relative error
- * of exp(r) below 2^-95.2.
- *
- * exp(r) = 1 + r + r^2/2 + T(r), T(r) = sum_{m>=3} r^m/m!.  T is evaluated from
- * h = r.hi as h^3 c(h), c(h) = 1/6 + h/24 + h^2/120 + h^3/720 + h^4/5040 in double:
- *   truncation (m >= 8): |r|^8/8! (1.001) < 2^-115;
- *   h for r: |r.lo| <= u |h| < 2^-65.5, |T'| <= r^2/2 (1.01) < 2^-25.9: < 2^-91.4;
- *   rounding: the coefficients (1/6 relative u/2, the others far below ulp(1/6)
- *   after scaling by h), Horner's four steps (< 1.2 u relative on c), h h h c (3
- *   roundings): relative < 5 u on |T| < 2^-40.08: < 2^-90.8.
- * The rest in double-double: r2 = dd_mul(r, r)/2 (2^-103 of 2^-26); u = dd_add_d(r2,
- * T) (|T| <= |r2| |h|/3: 2^-103 of 2^-25.9); v = dd_add(r, u) (|u| <= |r|/4: 2^-103
- * of 2^-12.4); E = dd_add_d(v, 1) (|v| <= 1/4: 2^-103 (1 + 2^-12.4)).  So |E -
- * exp(r)| < 2^-91.4 + 2^-90.8 + 2^-102.9 + ... < 2^-90.0, relative (E >= 1 - 2^-12.4)
- * < 2^-89.9.  F = dd_mul(dd_mul(E, T1[i]), T2[j]): two products (2^-103 each) and
- * the tables (2^-106 each): < 2^-101.  With the reduction, relative error <
- * 2^-89.9 + 2^-95.2 + 2^-101 < 2^-89.8 (all first order; the products of the
- * relative errors are below 2^-170).  We use 2^-88.7 (the stated bound). */
-static dd_t exp_dd_scaled(double y_hi, double y_lo, int *k_out)
-{
-    double t = y_hi * EXP_INV;
-    double nd = floor(t + 0.5);
-    long N = (long)nd;
-    long e = N + (1L << 23);  /* >= 2^23 - 2^21.1 > 0 */
-    int k = (int)(e >> 11) - 4096, i = (int)((e >> 5) & 63), j = (int)(e & 31);
-    dd_t s = dd_two_sum(y_hi, -(nd * EXP_L1));
-    dd_t t2 = dd_two_sum(s.hi, -(nd * EXP_L2));
-    double rlo = ((s.lo + y_lo) + t2.lo) - nd * EXP_L3;
-    dd_t r = dd_two_sum(t2.hi, rlo);
-    double h = r.hi;
-    double c = 0x1.5555555555555p-3 + h * (0x1.5555555555555p-5 + h * (0x1.1111111111111p-7
-               + h * (0x1.6c16c16c16c17p-10 + h * 0x1.a01a01a01a01ap-13)));
-    double T = ((h * h) * h) * c;
-    dd_t r2 = dd_mul(r, r), E, F;
-    r2.hi *= 0.5;
-    r2.lo *= 0.5;
-    E = dd_add_d(dd_add(r, dd_add_d(r2, T)), 1.0);
-    F = dd_mul(E, dd_make(EXP_T1[i][0], EXP_T1[i][1]));
-    F = dd_mul(F, dd_make(EXP_T2[j][0], EXP_T2[j][1]));
-    *k_out = k;
-    return F;
-}
-
-/* The argument q = s (|x| d)^P as a double-double (see exp.h), or a decision:
- * returns 0 with *q (and *q_hi > 0), or 1 when exp(-q) rounds to 1 in every format
- * (q == 0 exactly, or 0 < q < 2^-56: then 1 > exp(-q) > 1 - q > 1 - 2^-54, above the
- * midpoint below 1 of every format of <= 53 bits), or 2 when it rounds to +0 in
- * every format (q > 2^11 > 746: exp(-q) < 2^-1075).
- *
- * Error: D = d_hi + d_lo has |D - d| <= 2^-105 d; b = dd_mul_d(D, |x|) adds
- * 2^-103: b = |x| d (1 + beta), |beta| <= 2^-102.7.  b^P by left-to-right binary
- * powering takes at most 2 floor(log2 P) <= 20 dd_mul (2^-103 each): the computed
- * power is (|x| d)^P (1 + beta)^P (1 + gamma), |gamma| <= 20.01 2^-103, so
- * |q_computed/q - 1| <= (P + 21) 2^-102.7 (1.001) <= (3P + 4) 2^-101 / 1.03 for
- * every P >= 1 (the stated eps_q).  For P > 64 the power is carried as a mantissa
- * in [1/4, 1) and a binary exponent (renormalised by exact powers of two), so
- * nothing overflows or underflows whatever P.  For P <= 64 the prechecks below
- * (P (eb - 1) <= 12 and P eb >= -56 when they pass) keep b in [2^(-56/P - 1),
- * 2^(12/P + 1)) and b^P in [2^(-56 - P), 2^(12 + P)): every power b^j, j <= P, lies
- * between b and b^P, inside [2^-120, 2^76], where dd_mul's bound holds.
- * Prechecks with b.hi = m 2^eb, m in [1/2, 1): b in [2^(eb-1), 2^eb) (1 +- 2^-100). */
-static int exp_argument(double ax, dd_t D, double s, int P, dd_t *q)
-{
-    dd_t b;
-    int eb;
-    if (ax == 0.0)
-        return 1;
-    b = dd_mul_d(D, ax);
-    (void)frexp(b.hi, &eb);
-    if (P <= 64) {
-        if ((long)P * (eb - 1) > 12)   /* q >= s 2^13 (1 - 2^-90) >= 2^11 */
-            return 2;
-        if ((long)P * eb < -56)        /* q <= 2^-57 (1 + 2^-90) */
-            return 1;
-        if (P <= 2) {
-            *q = P == 1 ? b : dd_mul(b, b);
-        } else {
-            /* Left-to-right binary powering: at most 2 floor(log2 64) = 12 dd_mul. */
-            dd_t m = b;
-            int bit = 6;
-            while (!((P >> bit) & 1))
-                bit--;
-            for (bit--; bit >= 0; bit--) {
-                m = dd_mul(m, m);
-                if ((P >> bit) & 1)
-                    m = dd_mul(m, b);
-            }
-            *q = m;
-        }
-    } else {
-        /* m 2^E = b^P with m = b.hi's mantissa renormalised after each product. */
-        dd_t m = dd_make(ldexp(b.hi, -eb), ldexp(b.lo, -eb)), base = m;
-        long E = eb, base_e = eb;
-        int bit = 30, ex;
-        while (!((P >> bit) & 1))
-            bit--;
-        for (bit--; bit >= 0; bit--) {
-            m = dd_mul(m, m);
-            E *= 2;
-            if ((P >> bit) & 1) {
-                m = dd_mul(m, base);
-                E += base_e;
-            }
-            (void)frexp(m.hi, &ex);  /* m in [1/8, 1): ex in {-2, -1, 0} */
-            m.hi = ldexp(m.hi, -ex);
-            m.lo = ldexp(m.lo, -ex);
-            E += ex;
-            if (E > 1L << 20 || E < -(1L << 20))  /* decided below whatever the rest */
-                break;
-        }
-        /* Without the break m in [1/2, 1); after one (E beyond +-2^20, so every
-         * later step keeps |E| >= 2^19: E doubles and adds at most 2 in size)
-         * the decision stands. */
-        if (E > 14)    /* q >= (1/2)(1/2) 2^15 (1 - 2^-90) > 2^11 */
-            return 2;
-        if (E < -56)   /* q < 2^-56 */
-            return 1;
-        *q = dd_make(ldexp(m.hi, (int)E), ldexp(m.lo, (int)E));
-    }
-    q->hi *= s;  /* s in {1/2, 1}: exact */
-    q->lo *= s;
-    return 0;
-}
-
-/* Quick float64 test: y = hi + lo with hi = RN(hi + lo), |hi| >= 2^-968, |y - exact|
- * <= e.  The rounding boundaries next to hi are hi +- ulp(hi)/2, or, when hi is a
- * power of two, hi - ulp/4 below (and hi + ulp/2 above): with g = ulp/2 (ulp/4 for a
- * power of two), |lo| + e < g puts the exact value strictly between them: it rounds
- * to hi (not a tie: strict).  RN(|lo| + 1.5 e) < g implies it, as e >= 2^-52 |lo|
- * here (e >= 2^-88 |hi| at every call and |lo| <= 2^-53 |hi|). */
-static int quick_decide64(dd_t y, double e, double *result)
-{
-    uint64_t bits, field;
-    double g;
-    memcpy(&bits, &y.hi, sizeof bits);
-    field = (bits >> 52) & 0x7ff;  /* >= 55 */
-    field -= (bits & 0xfffffffffffffu) == 0 ? 54 : 53;
-    field <<= 52;
-    memcpy(&g, &field, sizeof g);
-    if (fabs(y.lo) + 1.5 * e < g) {
-        *result = y.hi;
-        return 1;
-    }
-    return 0;
-}
-
-/* float64 rounding of v = F 2^k (F in [1/2, 2] with |F - exact 2^-k| <= e):
- *  - k >= -1020: v and its rounding are normal (v >= 2^-1021 (1 - 2^-88)), and
- *    rounding to 53 bits commutes with the exact scaling by 2^k: decide on F.
- *  - else V = F 2^(k + 1074) (exact: k + 1074 >= -3, V normal with its lo part) is
- *    v in units of the smallest subnormal.  V.hi >= 2^52: v >= 2^-1022, normal: as
- *    above (the result r in [1/2, 2] scaled by 2^(k + 60), then 2^-60: both exact as
- *    r 2^k is normal).  V.hi < 2^52: the result is the nearest integer to V times
- *    2^-1074 (subnormal, 0 or 2^-1022: exact).  With n0 = floor(V.hi), frac = (V.hi
- *    - n0) + V.lo (the subtraction exact, the sum rounded: 2^-53 at most, as |frac| <
- *    2): decided when frac +- (e 2^(k+1074) + 2^-52) is on one side of 1/2 (never
- *    a tie: v is irrational). */
-static int decide_float64(dd_t F, int k, double e, double *result)
-{
-    double r;
-    if (k >= -1020) {
-        if (!quick_decide64(F, e, &r) && !crtrig_decide_dd(F, e, CRTRIG_FLOAT64, &r))
-            return 0;
-        *result = r * pow2i(k);
-        return 1;
-    } else {
-        double sc = pow2i(k + 1074), n0, frac, eV;
-        dd_t V = dd_make(F.hi * sc, F.lo * sc);
-        if (V.hi >= 0x1p52) {
-            if (!quick_decide64(F, e, &r) && !crtrig_decide_dd(F, e, CRTRIG_FLOAT64, &r))
-                return 0;
-            *result = (r * pow2i(k + 60)) * 0x1p-60;
-            return 1;
-        }
-        n0 = floor(V.hi);
-        frac = (V.hi - n0) + V.lo;
-        eV = e * sc + 0x1p-52;
-        if (frac - eV > 0.5)
-            n0 += 1.0;
-        else if (!(frac + eV < 0.5))
-            return 0;
-        *result = n0 * 0x1p-1074;
-        return 1;
-    }
-}
-
-/* One element: 1 and *result when decided, 0 when the exact fallback must. */
-static int exp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, double zero_above,
-                       double *result)
-{
-    dd_t q, F;
-    int k, how = exp_argument(ax, D, s, P, &q);
-    double scale, e;
-    if (how == 1) {
-        *result = 1.0;
-        return 1;
-    }
-    if (how == 2 || q.hi > zero_above) {
-        *result = 0.0;
-        return 1;
-    }
-    /* q.hi <= zero_above <= 745.2 here: within exp_dd_scaled's domain. */
-    F = exp_dd_scaled(-q.hi, -q.lo, &k);
-    /* |F 2^k - exp(-q)| <= |F| 2^k (2^-88.7 + 1.03 q eps_q) with eps_q <= (3P + 4)
-     * 2^-101 / 1.03 (exp_argument), as exp(-q(1 + eps)) = exp(-q)(1 + delta),
-     * |delta| <= 1.0001 q |eps| (q |eps| < 2^-75).  e below bounds |F - exp(-q) 2^-k|
-     * with a factor 3 (2^-87 / 2^-88.7) left for |F.hi| vs |F|, the rounding of e,
-     * and the 2^-103 (|y| + e) of crtrig_decide_dd's ends. */
-    e = F.hi * (0x1p-87 + q.hi * (double)(3 * P + 4) * 0x1p-101);
-    if (fmt == CRTRIG_FLOAT64)
-        return decide_float64(F, k, e, result);
-    /* A narrower format: q <= 104.1, so k >= -152 and 2^k F stays normal with its
-     * lo part (>= 2^-270): the scaling is exact; decide at the true magnitude (the
-     * format's subnormals are doubles). */
-    scale = pow2i(k);
-    F.hi *= scale;
-    F.lo *= scale;
-    return crtrig_decide_dd(F, e * scale, fmt, result);
-}
-
-/* exp(-q) for q = s (|x| d)^P, P <= 2, in double-double at its true magnitude, and
- * whether it can be used there: 0 when q > limit (the caller computes otherwise).
- * Relative error <= eps_f = 2^-88: exp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
- * q <= 745.2 and eps_q <= 2^-101.2 for every argument exp_block forms (one
- * dd_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a dd_mul, as in
- * (d a)^2, (d h)^2 and (d h)(d (2a + h)): 2 2^-102.7 + 2^-103 < 2^-101.2; the
- * scalings by s and 2 are exact): 745.2 1.03 2^-101.2 < 2^-91.5, and 2^-88.7 +
- * 2^-91.5 < 2^-88.5.  The scaling by 2^k is exact: q <= 620 gives k >=
- * -896, the value and its lo part normal. */
-static int fresh_exp(dd_t q, double limit, dd_t *w)
-{
-    int k;
-    double scale;
-    if (!(q.hi <= limit))
-        return 0;
-    *w = exp_dd_scaled(-q.hi, -q.lo, &k);
-    scale = pow2i(k);
-    w->hi *= scale;
-    w->lo *= scale;
-    return 1;
-}
-
-/* A block of n <= EXP_BLOCK elements whose |x| are a, a + h, ..., a + (n-1) h
- * (increasing, written at out[first + dir j], j = 0 .. n-1), by a recurrence:
- *   P = 1: q_j = s d a + j s d h, so w_{j+1} = w_j g, g = exp(-s d h);
- *   P = 2: q_{j+1} - q_j = s d^2 h (2a + (2j+1) h) =: D_j, so w_{j+1} = w_j rho_j,
- *          rho_j = exp(-D_j), rho_{j+1} = rho_j G, G = exp(-2 s d^2 h^2).
- * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
- * eps_f = 2^-88 each: fresh_exp; their arguments are formed from D as in
- * exp_argument, D_0 = s (d h)(d (2a + h)) with two dd_mul_d and one dd_mul:
- * relative 2^-101.2, within fresh_exp's eps_q), each later value one dd_mul
- * (2^-103).  By induction (first order; the products of the error terms are below
- * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
- * (rel(rho_j) + 2^-103) <= (1 + J + J^2/2)(eps_f + 2^-103), also for P = 1 (there
- * rel(w_J) <= (1 + J)(eps_f + 2^-103)).  e = w.hi (1 + J + J^2/2) 2^-87.4 covers that
- * with room (2^-87.4 / (2^-88 + 2^-103) > 1.5) for |w.hi| vs |w|, e's own rounding
- * and the 2^-103 (|y| + e) of crtrig_decide_dd.
- * The caller has checked that q at the far end (a + (n-1) h) is at most `limit`
- * (620 for float64, zero_above otherwise): every w_j >= exp(-620) > 2^-895, so the
- * products and their lo parts stay normal.  a, h < 2^25 and d h >= 2^-300 (the
- * caller): 2a + h, a and h are exact, and no argument underflows (a = 0 gives
- * q_0 = 0 exactly, w_0 = 1). */
-enum { EXP_BLOCK = 64 };
-
-static size_t exp_block(double a, double h, int n, dd_t D, double s, int P, crtrig_dtype fmt,
-                        double limit, double *out, unsigned char *undecided, ptrdiff_t first, int dir)
-{
-    dd_t w, rho, G, q, dh;
-    size_t missing = 0;
-    int j;
-    dh = dd_mul_d(D, h);
-    if (P == 1) {
-        q = dd_mul_d(D, a);
-        rho = dh;
-        G = dd_make(1.0, 0.0);
-    } else {
-        dd_t b = dd_mul_d(D, a), c = dd_mul_d(D, 2.0 * a + h);
-        q = dd_mul(b, b);
-        rho = dd_mul(dh, c);
-        G = dd_mul(dh, dh);
-        G.hi *= 2.0 * s;
-        G.lo *= 2.0 * s;
-    }
-    q.hi *= s;
-    q.lo *= s;
-    rho.hi *= s;
-    rho.lo *= s;
-    if (!fresh_exp(q, limit, &w) || !fresh_exp(rho, limit, &rho) || (P == 2 && !fresh_exp(G, limit, &G)))
-        return (size_t)-1;  /* not expected (the caller's checks); the caller goes direct */
-    for (j = 0; j < n; j++) {
-        double r, e = w.hi * (1.0 + (double)j + 0.5 * (double)j * (double)j) * 0x1.8p-88;
-        ptrdiff_t i = first + (ptrdiff_t)dir * j;
-        if ((fmt == CRTRIG_FLOAT64 && quick_decide64(w, e, &r)) || crtrig_decide_dd(w, e, fmt, &r)) {
-            out[i] = r;
-            undecided[i] = 0;
-        } else {
-            out[i] = NAN;
-            undecided[i] = 1;
-            missing++;
-        }
-        w = dd_mul(w, rho);
-        if (P == 2)
-            rho = dd_mul(rho, G);
-    }
-    return missing;
-}
-
-/* One fill: its arguments and what its participants (threads.h) report. */
-typedef struct exp_call {
-    double x0, step, s, zero_above, limit;
-    dd_t D;
-    int P;
-    crtrig_dtype fmt;
-    double *out;
-    unsigned char *undecided;
-    size_t missing;
-} exp_call;
-
-/* The elements [lo, hi) (lo a multiple of EXP_BLOCK: the pool's chunks are whole
- * blocks at multiples of the block, so every split sees the same blocks and gives
- * the same bits). */
-static size_t exp_range(const exp_call *c, size_t lo, size_t hi)
-{
-    const double x0 = c->x0, step = c->step, s = c->s, zero_above = c->zero_above, limit = c->limit;
-    const dd_t D = c->D;
-    const int P = c->P;
-    const crtrig_dtype fmt = c->fmt;
-    double *out = c->out;
-    unsigned char *undecided = c->undecided;
-    size_t i, b, missing = 0;
-    for (b = lo; b < hi; b += EXP_BLOCK) {
-        size_t n = hi - b < EXP_BLOCK ? hi - b : EXP_BLOCK;
-        double xa = x0 + (double)b * step, xb = x0 + (double)(b + n - 1) * step;
-        double h = fabs(step), lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
-        /* The recurrence (exp_block) for a block where |x| is monotone (no sign
-         * change inside), with a, h < 2^25, d h >= 2^-300, and q at the far end,
-         * estimated in double as s (d_hi hi_x)^P (relative error < 2^-50), at most
-         * limit (1 - 2^-40), so that the exact q is at most limit. */
-        if (P <= 2 && n >= 8 && xa * xb >= 0.0 && hi_x < 0x1p25 && h < 0x1p25 && D.hi * h >= 0x1p-300) {
-            double t = D.hi * hi_x, far = s * (P == 1 ? t : t * t);
-            if (far <= limit * (1.0 - 0x1p-40)) {
-                int forward = fabs(xa) <= fabs(xb);
-                size_t got = exp_block(lo_x, h, (int)n, D, s, P, fmt, limit, out, undecided,
-                                       (ptrdiff_t)(forward ? b : b + n - 1), forward ? 1 : -1);
-                if (got != (size_t)-1) {
-                    missing += got;
-                    continue;
-                }
-            }
-        }
-        for (i = b; i < b + n; i++) {
-            double x = x0 + (double)i * step, r;
-            if (exp_element(fabs(x), D, s, P, fmt, zero_above, &r)) {
-                out[i] = r;
-                undecided[i] = 0;
-            } else {
-                out[i] = NAN;
-                undecided[i] = 1;
-                missing++;
-            }
-        }
-    }
-    return missing;
-}
-
-/* One participant's share: the chunks it claims; its count of undecided elements
- * merged under the job's lock. */
-static int exp_share(void *arg, int participant, crtrig_job *job)
-{
-    exp_call *c = (exp_call *)arg;
-    size_t lo, hi, missing = 0;
-    (void)participant;
-    while (crtrig_job_next(job, &lo, &hi))
-        missing += exp_range(c, lo, hi);
-    crtrig_job_lock(job);
-    c->missing += missing;
-    crtrig_job_unlock(job);
-    return CRTRIG_OK;
+    const exp_call *c = (const exp_call *)arg;
+    return c->target->exp_range(&c->args, lo, hi);
 }
 
 /* The argument checks that need floating-point comparisons run inside the fpenv
  * bracket (a NaN compared raises a flag), then the job. */
-static CRTRIG_NOINLINE int exp_checked_work(double x0, double step, size_t count, double d_hi, double d_lo,
-                                            double s, int P, crtrig_dtype fmt, double *out,
-                                            unsigned char *undecided, size_t *n_undecided, int participants)
+static CRTRIG_NOINLINE int exp_checked_work(const crtrig_target *target, double x0, double step, size_t count,
+                                            double d_hi, double d_lo, double s, int P, crtrig_dtype fmt,
+                                            double *out, unsigned char *undecided, size_t *n_undecided,
+                                            int participants)
 {
     const crtrig_format *f = crtrig_format_of(fmt);
     exp_call c;
-    int rc;
     if (!(s == 0.5 || s == 1.0) || !(d_hi >= 0x1p-600 && d_hi <= 0x1p600) || !(fabs(d_lo) <= 0x1p-52 * d_hi))
         return CRTRIG_EINVAL;
-    c.x0 = x0;
-    c.step = step;
-    c.s = s;
+    c.target = target;
+    c.args.x0 = x0;
+    c.args.step = step;
+    c.args.s = s;
     /* exp(-q) < 2^(emin - p) (half the smallest subnormal; never equal: exp(-q)
      * is irrational) iff q > (p - emin) ln2; q.hi above Z = (p - emin) ln2_up
      * (1 + 2^-40) is above it even after q's relative error (< 2^-75). */
-    c.zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);
-    c.limit = fmt == CRTRIG_FLOAT64 ? 620.0 : c.zero_above;
-    c.D = dd_make(d_hi, d_lo);
-    c.P = P;
-    c.fmt = fmt;
-    c.out = out;
-    c.undecided = undecided;
-    c.missing = 0;
-    rc = crtrig_threads_run(participants, count, EXP_BLOCK, exp_share, &c);
-    *n_undecided = c.missing;
+    c.args.zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);
+    c.args.limit = fmt == CRTRIG_FLOAT64 ? 620.0 : c.args.zero_above;
+    c.args.d_hi = d_hi;
+    c.args.d_lo = d_lo;
+    c.args.P = P;
+    c.args.fmt = fmt;
+    c.args.out = out;
+    c.args.undecided = undecided;
+    return crtrig_threads_run_counting(participants, count, EXP_BLOCK, exp_range, &c, n_undecided);
+}
+
+/* The kernels of target index `target`, or of the active target for -1 (NULL when
+ * this build or CPU lacks it). */
+static const crtrig_target *exp_target(int target)
+{
+    return target < 0 ? crtrig_active_target() : crtrig_target_at(target);
+}
+
+int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t count, double d_hi,
+                                  double d_lo, double s, int P, crtrig_dtype fmt, double *out,
+                                  unsigned char *undecided, size_t *n_undecided)
+{
+    const crtrig_target *t = exp_target(target);
+    crtrig_fpenv saved;
+    int rc, participants;
+    if (!t || !t->exp_range || P < 1 || P > CRTRIG_EXP_MAX_POWER || (int)fmt < 0 ||
+        (int)fmt > (int)CRTRIG_FLOAT64)
+        return CRTRIG_EINVAL;
+    participants = crtrig_threads_claim(count, EXP_BLOCK);
+    crtrig_fpenv_enter(&saved);
+    rc = exp_checked_work(t, x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided,
+                          participants);
+    crtrig_fpenv_leave(&saved, 0);
+    crtrig_threads_release(participants);
     return rc;
 }
 
@@ -562,34 +89,19 @@ int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, do
                            int P, crtrig_dtype fmt, double *out, unsigned char *undecided,
                            size_t *n_undecided)
 {
-    crtrig_fpenv saved;
-    int rc, participants;
-    if (P < 1 || P > CRTRIG_EXP_MAX_POWER || (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
-        return CRTRIG_EINVAL;
-    participants = crtrig_threads_claim(count, EXP_BLOCK);
-    crtrig_fpenv_enter(&saved);
-    rc = exp_checked_work(x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided, participants);
-    crtrig_fpenv_leave(&saved, 0);
-    crtrig_threads_release(participants);
-    return rc;
+    return crtrig_exp_affine_fill_target(-1, x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided,
+                                         n_undecided);
 }
 
-static CRTRIG_NOINLINE void exp_test_work(double y_hi, double y_lo, double *hi, double *lo)
+int crtrig_test_exp_dd(int target, double y_hi, double y_lo, double *hi, double *lo, double *rel)
 {
-    int k;
-    dd_t F = exp_dd_scaled(y_hi, y_lo, &k);
-    *hi = ldexp(F.hi, k);
-    *lo = ldexp(F.lo, k);
-}
-
-int crtrig_test_exp_dd(double y_hi, double y_lo, double *hi, double *lo, double *rel)
-{
+    const crtrig_target *t = exp_target(target);
     crtrig_fpenv saved;
-    if (!(y_hi >= -620.0 && y_hi <= 0.0) || !(fabs(y_lo) <= 0x1p-53 * fabs(y_hi)))
+    if (!t || !t->exp_dd_value || !(y_hi >= -620.0 && y_hi <= 0.0) || !(fabs(y_lo) <= 0x1p-53 * fabs(y_hi)))
         return CRTRIG_EINVAL;  /* a test hook: flags raised by these checks do not matter */
     crtrig_fpenv_enter(&saved);
-    exp_test_work(y_hi, y_lo, hi, lo);
+    t->exp_dd_value(y_hi, y_lo, hi, lo);
     crtrig_fpenv_leave(&saved, 0);
-    *rel = 0x1.4p-89;  /* 2^-88.68 >= the 2^-88.7 of exp_dd_scaled */
+    *rel = 0x1.4p-89;  /* 2^-88.68 >= the 2^-88.7 of xp_dd_scaled (exp_pass.h) */
     return CRTRIG_OK;
 }

@@ -17,6 +17,21 @@
 
 enum { CRTRIG_EXP_MAX_POWER = 1024 };
 
+/* Elements per block of the recurrence (exp_pass.h), and the pool's chunk unit. */
+enum { EXP_BLOCK = 64 };
+
+/* One fill's arguments as the per-target kernel (exp_pass.h, dispatched through
+ * dispatch.h's exp_range) reads them: q = s (|x| d)^P for x = x0 + i step,
+ * d = d_hi + d_lo, the values into out and the flags into undecided; zero_above
+ * and limit as exp.c's exp_checked_work sets them. */
+typedef struct crtrig_exp_args {
+    double x0, step, s, zero_above, limit, d_hi, d_lo;
+    int P;
+    crtrig_dtype fmt;
+    double *out;
+    unsigned char *undecided;
+} crtrig_exp_args;
+
 /* out[i] = exp(-q_i) correctly rounded into fmt (as the double of the same value)
  * for x_i = x0 + i step (the caller guarantees every x_i and x0 + (count-1) step
  * are integers or exact doubles below 2^53 in magnitude, so the sums are exact),
@@ -28,10 +43,18 @@ int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, do
                            int P, crtrig_dtype fmt, double *out, unsigned char *undecided,
                            size_t *n_undecided);
 
+/* crtrig_exp_affine_fill through the kernel of target index `target` (0 baseline,
+ * 1 avx2, 2 avx512; -1: the active target), for the tests that compare targets:
+ * CRTRIG_EINVAL also for a target this build or CPU lacks. */
+int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t count, double d_hi,
+                                  double d_lo, double s, int P, crtrig_dtype fmt, double *out,
+                                  unsigned char *undecided, size_t *n_undecided);
+
 /* Test hook: exp(y) of the double-double y = y_hi + y_lo (-620 <= y_hi <= 0, |y_lo| <= 2^-53 |y_hi|), as
  * hi + lo with the relative error bound *rel (|hi + lo - exp(y)| <= rel exp(y)),
- * evaluated as the fill does.  Returns CRTRIG_OK, or CRTRIG_EINVAL outside the
- * domain. */
-int crtrig_test_exp_dd(double y_hi, double y_lo, double *hi, double *lo, double *rel);
+ * evaluated as the fill does, by the kernel of target index `target` (-1: the
+ * active one).  Returns CRTRIG_OK, or CRTRIG_EINVAL outside the domain or for a
+ * target this build or CPU lacks. */
+int crtrig_test_exp_dd(int target, double y_hi, double y_lo, double *hi, double *lo, double *rel);
 
 #endif

@@ -23,7 +23,10 @@ cdef extern from "threads.h" nogil:
 cdef extern from "exp.h" nogil:
     int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, double d_lo, double s,
                                int P, int fmt, double *out, unsigned char *undecided, size_t *n_undecided)
-    int crtrig_test_exp_dd(double y_hi, double y_lo, double *hi, double *lo, double *rel)
+    int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t count, double d_hi,
+                                      double d_lo, double s, int P, int fmt, double *out,
+                                      unsigned char *undecided, size_t *n_undecided)
+    int crtrig_test_exp_dd(int target, double y_hi, double y_lo, double *hi, double *lo, double *rel)
     int CRTRIG_EXP_MAX_POWER
 
 cdef extern from "bessel_i0.h" nogil:
@@ -1547,17 +1550,18 @@ EXP_MAX_POWER = CRTRIG_EXP_MAX_POWER
 
 
 def exp_affine_fill(double x0, double step, Py_ssize_t count, double d_hi, double d_lo, double s, int P,
-                    int fmt):
+                    int fmt, int target=-1):
     """exp(-s (|x0 + i step| d)^P), i < count, each correctly rounded into float format
     code `fmt` (as float64 values), d = d_hi + d_lo (see src/core/exp.h): returns
     (values, indices of the undecided elements, NaN in values, for the exact
-    fallback)."""
+    fallback).  target: a SIMD target index whose kernel (src/core/exp_pass.h)
+    computes (-1: the active one; ValueError for one this machine lacks)."""
     cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
     cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
     cdef size_t missing = 0
     cdef int rc
     with nogil:
-        rc = crtrig_exp_affine_fill(x0, step, <size_t>count, d_hi, d_lo, s, P, fmt,
+        rc = crtrig_exp_affine_fill_target(target, x0, step, <size_t>count, d_hi, d_lo, s, P, fmt,
                                     <double *>cnp.PyArray_DATA(out),
                                     <unsigned char *>cnp.PyArray_DATA(flags), &missing)
     if rc != CRTRIG_OK:
@@ -1590,12 +1594,13 @@ def exp_fill_under_fpenv(double x0, double step, Py_ssize_t count, double d_hi, 
     return out, undecided, before, after
 
 
-def exp_dd_value(double y_hi, double y_lo):
-    """Test hook: exp(y_hi + y_lo) by the double-double stage of src/core/exp.c:
-    (hi, lo, relative error bound)."""
+def exp_dd_value(double y_hi, double y_lo, int target=-1):
+    """Test hook: exp(y_hi + y_lo) by the double-double stage of src/core/exp_pass.h
+    (of SIMD target index `target`, -1: the active one): (hi, lo, relative error bound)."""
     cdef double hi = 0, lo = 0, rel = 0
-    if crtrig_test_exp_dd(y_hi, y_lo, &hi, &lo, &rel) != CRTRIG_OK:
-        raise ValueError("exp_dd_value: y_hi must lie in [-620, 0] and |y_lo| <= 2^-53 |y_hi|")
+    if crtrig_test_exp_dd(target, y_hi, y_lo, &hi, &lo, &rel) != CRTRIG_OK:
+        raise ValueError("exp_dd_value: y_hi must lie in [-620, 0] and |y_lo| <= 2^-53 |y_hi| "
+                         "(and the target available)")
     return hi, lo, rel
 
 

@@ -14,8 +14,9 @@ the output type:
     nuttall, blackmanharris, flattop, cosine, barthann, bohman: as hann
     lanczos(M, *, sym=True, xp=None, device=None, dtype=np.float64, out=None)
     tukey(M, alpha=0.5, sym=True, *, xp=None, device=None, dtype=np.float64, out=None)
-    gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (2p an integer),
-    exponential(M, center=None, tau=1., ...): exp of an exact rational
+    gaussian(M, std, ...), general_gaussian(M, p, sig, ...) (0 <= 2p <= 1024),
+    exponential(M, center=None, tau=1., ...): exp of an exact rational (general_gaussian
+    with a non-integer 2p: exp of a real power, exactly in Python integers)
     taylor(M, nbar=4, sll=30, norm=True, sym=True, ...): 1 <= nbar <= 400, 0 <= sll <= 6000
     get_window(window, Nx, fftbins=True, *, xp=None, device=None, dtype=np.float64)
 
@@ -960,17 +961,24 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
 
     w[n] = exp(-(1/2) abs((n - (L - 1)/2)/sig)^(2p)), n = 0 .. M-1, L as in `gaussian`,
     each value the exact real number rounded once to nearest-even into `dtype`.
-    crtrig computes it when 2p is an integer from 1 to 1024 (p = 1 is `gaussian`
-    with std = sig; p = 1.5 scipy's example) and for p = 0 (exp(-1/2) everywhere,
-    as numpy's 0**0 = 1 gives); other p need a correctly rounded power:
-    NotImplementedError.
+    crtrig computes it for every rational p with 0 <= 2p <= 1024: when 2p is an
+    integer (p = 1 is `gaussian` with std = sig; p = 1.5 scipy's example) by the C
+    core's exp of an exact rational; p = 0 gives exp(-1/2) everywhere, as numpy's
+    0**0 = 1 does; for other p (0.75, 2.7, ...) the power is real, q =
+    exp(2p ln|n/sig|)/2, and every element is computed exactly in Python integers
+    (interval enclosures of the log and the exps at doubling precision,
+    `crtrig._exp_windows`): correct but slow, about 0.1 to 1 ms per point (a
+    cap of 2^16 bits, then ArithmeticError, bounds that loop: the value is never a
+    rounding boundary, by Lindemann's theorem, but how close it may come is not
+    bounded).
 
     Parameters
     ----------
     M : int
         As in `hann`.
     p : float, int, Fraction, Decimal or decimal string
-        The shape, read as an exact rational (floats as their shortest decimal).
+        The shape, read as an exact rational (floats as their shortest decimal:
+        2.7 is 27/10), 0 <= p <= 512.
     sig : float, int, Fraction, Decimal or decimal string
         The standard deviation, nonzero, read as `gaussian` reads std.
     sym, xp, device, dtype, out
@@ -984,8 +992,10 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
     Raises
     ------
     NotImplementedError
-        2p is not an integer in [0, 1024] (the message names
+        2p is negative or above 1024 (the message names
         ``scipy.signal.windows.general_gaussian``, float64, not correctly rounded).
+    ArithmeticError
+        A real-power element not decided within the precision cap (never seen).
     TypeError, ValueError
         `p` or `sig` is not a finite number of the kinds above, `sig` is 0, or `M`,
         `sym`, `dtype`, `xp`, `device`, `out` are wrong as in `hann`.
@@ -1002,12 +1012,11 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
     if width == 0:
         raise ValueError("general_gaussian(): sig must be nonzero (scipy divides by zero)")
     power = 2 * shape
-    if power.denominator != 1 or not 0 <= power <= _exp_windows.MAX_POWER:
+    if not 0 <= power <= _exp_windows.MAX_POWER:
         raise NotImplementedError(
             f"crtrig.windows.general_gaussian() is not implemented for p = {_shown(p)}: crtrig computes it "
-            f"when 2p is an integer from 0 to {_exp_windows.MAX_POWER} (exp of an exact rational); other p "
-            "need a correctly rounded power.  scipy.signal.windows.general_gaussian computes it in float64, "
-            "not correctly rounded")
+            f"for 0 <= 2p <= {_exp_windows.MAX_POWER}; scipy.signal.windows.general_gaussian computes it "
+            "in float64, not correctly rounded")
     if M <= 1:
         return _ones(M, dt, out)
     if power == 0:  # |n/sig|^0 = 1 everywhere (numpy's 0.0**0 = 1): exp(-1/2)
@@ -1019,6 +1028,13 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
         out[...] = result
         return out
     # q = (1/2) |n/sig|^P = (1/2) (|x|/(2 sig))^P with x = 2n - (L - 1).
+    if power.denominator != 1:  # a real power: the exact path (crtrig._exp_windows)
+        L = M + 1 if periodic else M
+        values = _exp_windows.window_real_power(L, M, 1 / (2 * abs(width)), power, dt if out is None else out.dtype)
+        if out is None:
+            return values
+        out[...] = values
+        return out
     return _exp_result(M, periodic, dt, out, 1 / (2 * abs(width)), _Fraction(1, 2), int(power))
 
 
