@@ -457,3 +457,75 @@ def exp_half_windows(name, params, L_min, L_max):
         ks = [D - 2 * i for i in range(D // 2 + 1)]
         result[L] = {fmt: np.array([table[fmt][k] for k in ks]) for fmt in FORMATS}
     return result, 0
+
+
+# --- scipy's taylor -----------------------------------------------------------------
+
+def _ball(interval):
+    """An mpmath.iv interval [lo, hi] as (a^, rad): a^ = RN_P((lo + hi)/2) and an upper
+    bound rad >= max(a^ - lo, hi - a^) (exact rational differences rounded up), so the
+    interval, and the number it encloses, lies in [a^ - rad, a^ + rad]."""
+    lo, hi = (oracle._exact(x) for x in oracle._iv_ends(interval))
+    centre = gmpy2.mpfr((lo + hi) / 2, P)
+    exact_centre = gmpy2.mpq(centre)
+    radius = max(exact_centre - lo, hi - exact_centre)
+    return centre, gmpy2.mpfr(float(radius) * 1.0001 + 2.0 ** -1000, P)  # a float: exact at P bits
+
+
+def taylor_family(nbar, sll, norm):
+    """scipy's taylor(L, nbar, sll, norm), symmetric: W = a_0 + sum_{m=1}^{nbar-1} a_m
+    cos(pi m j/L), j = 2i - L + 1 (scipy's 2 pi m (i - L/2 + 1/2)/L), with
+    tests/oracle.py's interval coefficients a_m (scipy's formulas in mpmath.iv at 320
+    bits, every operation rounded outward; norm divides by the centre there) taken as
+    balls a^_m +- rad_m (_ball).
+
+    Bound: c_r = cos(pi r/L) for r = (m j mod 2L) folded into [0, L] (cos is even with
+    period 2L): theta^ = RN(RN(PI r)/L) = theta (1 + d), |d| <= 3.0001 u, theta <= pi:
+    |theta^ - theta| < 9.5 u; cos is 1-Lipschitz, its rounding adds u: |c^ - c| <= 16 u.
+    With A_m = |a^_m| + rad_m (>= |a_m| and |a^_m|): each term RN(a^_m c^_m) is within
+    rad_m (1 + 16 u) + 16 A_m u (the factors' errors) + A_m (1 + 16 u) u (the product's
+    rounding) <= 1.0001 rad_m + 17.01 A_m u of a_m c_m; a_0 is within rad_0; nbar - 1
+    additions, each rounding <= 1.0001 S u (S = sum A_m bounds every partial sum):
+    E <= 1.0001 sum rad_m + (nbar + 17) 1.0001 S u; claimed 1.01 sum rad_m + (nbar + 20) S u.
+    Depends on L (not i/D alone): nothing is copied."""
+    import mpmath
+
+    sll = Fraction(sll)
+    iv = mpmath.iv
+    saved = iv.prec
+    try:
+        iv.prec = 320
+        coefficients = oracle._taylor_coefficients(nbar, sll, norm, 320)
+    finally:
+        iv.prec = saved
+    balls = [_ball(a) for a in coefficients]
+    a_hat = [b[0] for b in balls]
+    # float sums of a few positive floats, each within 1.0001 of the exact one:
+    S = sum(float(abs(c)) + float(r) for c, r in balls) * 1.0001
+    radii = sum(float(r) for _, r in balls) * 1.0001
+    E = RU.add(gmpy2.mpfr(radii * 1.01, P), _u(S * (nbar + 20)))
+
+    def half(table, skip):
+        L = table.D + 1
+        cos = {}
+
+        def C(r):
+            r %= 2 * L
+            r = min(r, 2 * L - r)
+            if r not in cos:
+                cos[r] = RN.cos(RN.div(RN.mul(PI, r), L))
+            return cos[r]
+
+        vals = []
+        for i in range(table.D // 2 + 1):
+            j = 2 * i - L + 1
+            v = a_hat[0]
+            for m in range(1, nbar):
+                v = RN.add(v, RN.mul(a_hat[m], C(m * j)))
+            vals.append(v)
+        return vals, [E] * len(vals)
+
+    def slow(L, i):
+        return oracle.scipy_taylor_value(L, i, nbar, sll, norm)
+
+    return half, slow, False

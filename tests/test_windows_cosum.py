@@ -379,3 +379,21 @@ def test_against_crtrig_reference(name):
                 want = np.array([reference.cosine_sum_bits(coefficients, n, D, fmt) for n in range(M)],
                                 dtype=bits_type).view(np_dtype(fmt))
                 assert_same_bits(got, want, (name, M, sym, fmt))
+
+
+@pytest.mark.parametrize("M", [2, 3, 4, 5, 17, 1000, 4099, 65536 + 5, 10**5])
+def test_cosine_window_float64_stage_is_the_fixed_point_stage(M):
+    """The cosine window's float64 double-double stage (window_cosum.c's sine_value: the
+    sine straight from a table of denominator D/2) decides every element and gives the
+    bits of the fixed-point stage forced on every element (test hook), both modes; a
+    few elements against tests/oracle.py."""
+    for sym in (True, False):
+        fast, forced = {}, {}
+        got = _cosine_windows.cosine_window(M, sym, np.dtype(np.float64), None, _counts=fast)
+        want = _cosine_windows.cosine_window(M, sym, np.dtype(np.float64), None, _first_stage=2, _counts=forced)
+        assert_same_bits(got, want, f"cosine {M} {sym}")
+        assert fast["multi-precision"] == 0 and fast["double-double"] == forced["multi-precision"]
+        L = M if sym else M + 1
+        assert fast["double-double"] + fast["exact"] == (L + 1) // 2 and (M < 5 or fast["double-double"] > 0)
+        for n in {0, 1, (M - 1) // 2, M - 1}:
+            assert got[n] == oracle.scipy_cosine_value(L, True, min(n, L - 1 - n), ("float64",))["float64"], n

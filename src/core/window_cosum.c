@@ -89,6 +89,12 @@
  * (crtrig_cosum_phases_ex: element i at the folded phase of first + i step),
  * the same per-phase stages.
  *
+ * The pure cosine (P(c) = c: the cosine window, crtrig_cosum_phases_ex with 4 | D and
+ * every phase r <= D/4) in float64 takes a shorter double-double stage: c =
+ * sin(pi (D/4 - r)/(D/2)) straight from a sinpi table of denominator D/2 (sine_value,
+ * relative error 9.5 2^-103, no Horner step); what it leaves undecided goes on to the
+ * fixed-point stage as above.
+ *
  * No SIMD: the scalar code is the only path (the sinpi table comes from the
  * baseline target's builder, whose values are bit for bit those of every
  * target).  Threads (threads.h): a fill is a job over the folded phases; each
@@ -204,6 +210,32 @@ static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
     dd_t y = dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
     dd_t sq = dd_mul(y, y);
     return dd_add_d(dd_make(-2.0 * sq.hi, -2.0 * sq.lo), 1.0);
+}
+
+/* The pure cosine w = c = cos(2 pi r/D) at a phase r <= D/4 with 4 | D (the cosine
+ * window's phases, cosum_fill.sine): c = sin(pi/2 - 2 pi r/D) = sin(pi m/(D/2)),
+ * m = D/4 - r in [0, D/4], i.e. angles in [0, pi/2], from the table t of
+ * denominator D/2: m = aB + b, y = Sa Cb + Ca Sb with all four entries >= 0 and
+ * within 3.7 2^-103 of themselves (relatively, window_table.h), dd_mul 2^-103
+ * each, dd_add of two nonnegative terms 2^-103 of their sum: y within
+ * (2 (3.7) + 1 + 1) 2^-103 (1 + 2^-90) < 9.5 2^-103 of c, relatively (no 1 - 2 s^2
+ * step, so no absolute error).  The caller's rounding test uses e = 2^-98 |y_hi|
+ * (sine_bound). */
+static dd_t sine_value(const crtrig_sinpi_table *t, uint64_t m)
+{
+    uint64_t a = m / t->B, b = m % t->B, i = a - t->a_first;
+    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
+    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
+    return dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
+}
+
+/* crtrig_decide_dd's e for sine_value's y: |y - c| <= 9.5 2^-103 |c| and the ends'
+ * dd_add_d 2^-103 (|y| + e); with |c| <= |y| (1 + 2^-101) and |y| <= |y_hi| (1 + 2^-53)
+ * both are < 10.6 2^-103 |y_hi| < 2^-98 |y_hi| = 32 2^-103 |y_hi| (the scaling by a
+ * power of two is exact: |y_hi| >= sin(pi/2^51) > 2^-50, so no underflow). */
+static double sine_bound(dd_t y)
+{
+    return fabs(y.hi) * 0x1p-98;
 }
 
 /* The optional term lin r/D (crtrig_cosum_spec) added to a double-double value:
@@ -390,6 +422,10 @@ typedef struct cosum_fill {
     ptrdiff_t stride;
     int listed;                       /* crtrig_cosum_phases_ex: out[i] = w at fold(first + i step) */
     int64_t first, step;
+    /* Non-NULL: the pure cosine (P(c) = c) of a float64 listed fill with 4 | D and every
+     * phase r <= D/4 (sine_mode): w = sin(pi (D/4 - r)/(D/2)) from this table of
+     * denominator D/2 (sine_value); f->table is then NULL. */
+    const crtrig_sinpi_table *sine;
 } cosum_fill;
 
 /* fold(m) = min(|m| mod D, D - |m| mod D): the phase in [0, D/2] with the same cosines. */
@@ -448,6 +484,26 @@ static int quick_float64(crtrig_dtype fmt, dd_t y, double e, double *result)
     return 1;
 }
 
+/* Whether a listed fill is the pure cosine sine_value serves: P(c) = c exactly (q_0 =
+ * 0, q_1 = 1, no lin term), float64 output, 4 | D, D/2 within the table's range and
+ * every phase |first + i step| <= D/4 (the phases are linear in i: both ends suffice,
+ * and then fold() is |.|, no reduction). */
+static int sine_mode(const cosum_fill *f, uint64_t count)
+{
+    const crtrig_cosum_spec *s = f->spec;
+    uint64_t quarter = f->D / 4, a, b;
+    int64_t last;
+    if (!f->listed || f->fmt != CRTRIG_FLOAT64 || f->deg != 1 || s->lin_num || f->D % 4 || f->D < 4 ||
+        f->D / 2 > CRTRIG_SINPI_TABLE_MAX_D || count == 0)
+        return 0;
+    if (s->poly_hi[0] != 0.0 || s->poly_lo[0] != 0.0 || s->poly_hi[1] != 1.0 || s->poly_lo[1] != 0.0)
+        return 0;
+    last = f->first + (int64_t)(count - 1) * f->step;  /* |.| <= 2^61 (checked by the caller) */
+    a = (uint64_t)(f->first < 0 ? -f->first : f->first);
+    b = (uint64_t)(last < 0 ? -last : last);
+    return a <= quarter && b <= quarter;
+}
+
 enum { COSUM_GROUP = 16 };
 
 /* The double-double stage of stage_dd for up to COSUM_GROUP phases at once, the
@@ -463,20 +519,30 @@ static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *co
     uint64_t ph[COSUM_GROUP];
     for (i = 0; i < count; i++)
         ph[i] = f->listed ? fold_signed(f->first + (int64_t)rs[i] * f->step, f->D) : rs[i];
-    for (i = 0; i < count; i++) {
-        cos_phase_t p = cos_phase(ph[i], f->D);
-        c[i] = f->table ? cos_table(f->table, ph[i]) : cos_dd(&p);
-        h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
-    }
-    for (j = deg - 1; j >= 0; j--) {
-        dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
+    if (f->sine) {  /* w = c, relative 9.5 2^-103 (sine_value); ph[i] <= D/4 (sine_mode) */
         for (i = 0; i < count; i++)
-            h[i] = dd_add_accurate(dd_mul(h[i], c[i]), q);
+            h[i] = sine_value(f->sine, f->D / 4 - ph[i]);
+    } else {
+        for (i = 0; i < count; i++) {
+            cos_phase_t p = cos_phase(ph[i], f->D);
+            c[i] = f->table ? cos_table(f->table, ph[i]) : cos_dd(&p);
+            h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
+        }
+        for (j = deg - 1; j >= 0; j--) {
+            dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
+            for (i = 0; i < count; i++)
+                h[i] = dd_add_accurate(dd_mul(h[i], c[i]), q);
+        }
     }
     for (i = 0; i < count; i++) {
-        double v = 0.0, e = magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi);
-        h[i] = add_linear(s, ph[i], f->D, h[i], &e);
-        e *= 0x1p-95;
+        double v = 0.0, e;
+        if (f->sine) {
+            e = sine_bound(h[i]);
+        } else {
+            e = magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi);
+            h[i] = add_linear(s, ph[i], f->D, h[i], &e);
+            e *= 0x1p-95;
+        }
         if (fabs(h[i].hi) > 2.0 * e && fabs(h[i].hi) >= 0x1p-1000 &&
             (quick_float64(f->fmt, h[i], e, &v) || crtrig_decide_dd(h[i], e, f->fmt, &v))) {
             if (counts)
@@ -564,11 +630,13 @@ static int cosum_run(cosum_fill *f, uint64_t items, uint64_t r_max)
     crtrig_sinpi_table table;
     mpfix_ctx single, *all = &single;
     crtrig_fpenv env;
-    int participants, i, rc = CRTRIG_OK, have_table = 0;
+    int participants, i, rc = CRTRIG_OK, have_table = 0, sine;
 
     f->deg = degree_of(f->spec);
     f->fmt = crtrig_compute_format(f->dtype);
     f->table = NULL;
+    f->sine = NULL;
+    sine = sine_mode(f, items);
     /* Threads, their workspaces and the table: all before anything is written. */
     participants = crtrig_threads_claim((size_t)items, COSUM_BLOCK);
     if (participants > 1) {
@@ -594,7 +662,13 @@ static int cosum_run(cosum_fill *f, uint64_t items, uint64_t r_max)
     /* The table (its builder's values are crtrig_sincospi_ratio_dd's bit for bit on
      * every target, window_table.h; the baseline target builds it) serves the
      * double-double stage of the float64 outputs, for D within its range. */
-    if (f->fmt == CRTRIG_FLOAT64 && f->D <= CRTRIG_SINPI_TABLE_MAX_D && f->D >= 2) {
+    if (sine) {  /* the pure cosine: sin(pi m/(D/2)), m = 0 .. D/4 (sine_value) */
+        rc = crtrig_sinpi_table_init(&table, crtrig_target_at(0), f->D / 2, crtrig_sinpi_table_step(f->D / 4), 0,
+                                     f->D / 4);
+        have_table = rc == CRTRIG_OK;
+        if (have_table)
+            f->sine = &table;
+    } else if (f->fmt == CRTRIG_FLOAT64 && f->D <= CRTRIG_SINPI_TABLE_MAX_D && f->D >= 2) {
         rc = crtrig_sinpi_table_init(&table, crtrig_target_at(0), f->D, crtrig_sinpi_table_step(r_max), 0, r_max);
         have_table = rc == CRTRIG_OK;
         if (have_table)
