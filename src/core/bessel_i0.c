@@ -48,12 +48,12 @@ typedef struct kaiser_call {
     crtrig_dtype fmt;
     double *out;
     unsigned char *undecided;
-    size_t missing;
 } kaiser_call;
 
 /* The elements [lo, hi), each on its own (so any split gives the same bits). */
-static size_t kaiser_range(const kaiser_call *c, size_t lo, size_t hi)
+static size_t kaiser_range(void *arg, size_t lo, size_t hi)
 {
+    const kaiser_call *c = (const kaiser_call *)arg;
     size_t n, missing = 0;
     for (n = lo; n < hi; n++) {
         /* m = n (L - 1 - n) < 2^52 (L <= 2^26): exact.  y = dd_mul_d(C, m): relative
@@ -78,19 +78,6 @@ static size_t kaiser_range(const kaiser_call *c, size_t lo, size_t hi)
     return missing;
 }
 
-static int kaiser_share(void *arg, int participant, crtrig_job *job)
-{
-    kaiser_call *c = (kaiser_call *)arg;
-    size_t lo, hi, missing = 0;
-    (void)participant;
-    while (crtrig_job_next(job, &lo, &hi))
-        missing += kaiser_range(c, lo, hi);
-    crtrig_job_lock(job);
-    c->missing += missing;
-    crtrig_job_unlock(job);
-    return CRTRIG_OK;
-}
-
 /* The argument checks that need floating-point arithmetic run inside the fpenv
  * bracket too (their comparisons and products may raise flags), then the job. */
 static CRTRIG_NOINLINE int kaiser_checked_work(double c_hi, double c_lo, double inv_hi, double inv_lo,
@@ -111,9 +98,7 @@ static CRTRIG_NOINLINE int kaiser_checked_work(double c_hi, double c_lo, double 
     c.fmt = fmt;
     c.out = out;
     c.undecided = undecided;
-    c.missing = 0;
-    rc = crtrig_threads_run(participants, count, KAISER_BLOCK, kaiser_share, &c);
-    *n_undecided = c.missing;
+    rc = crtrig_threads_run_counting(participants, count, KAISER_BLOCK, kaiser_range, &c, n_undecided);
     return rc;
 }
 
