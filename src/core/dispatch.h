@@ -22,6 +22,14 @@ typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t
 
 struct crtrig_sinpi_table;
 struct crtrig_window_coef;
+struct crtrig_i0_table;
+
+/* The I0 series of Kaiser's windows (kaiser_pass.h): S(y_n) as double-doubles for
+ * n = n0 .. n0 + count - 1, and Kaiser's float64 rounding test of S inv. */
+typedef void (*crtrig_i0_series_fn)(const struct crtrig_i0_table *t, uint64_t n0, size_t count, double *s_hi,
+                                    double *s_lo);
+typedef size_t (*crtrig_kaiser_round64_fn)(const double *s_hi, const double *s_lo, double inv_hi, double inv_lo,
+                                           size_t count, double *out, unsigned char *undecided);
 
 /* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
  * as double-doubles for m = m0 + i step. */
@@ -67,6 +75,9 @@ typedef struct crtrig_target {
     crtrig_tan64_value_fn tan64_value;
     /* tanpi first passes (tan_pass.h), float32 and float64 only. */
     crtrig_sincos_pass_fn tanpi_pass[4];
+    /* Kaiser's and the KBD window's I0 series, Kaiser's float64 rounding test. */
+    crtrig_i0_series_fn i0_series;
+    crtrig_kaiser_round64_fn kaiser_round64;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -107,7 +118,10 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_tan_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);    \
     int crtrig_tan64_pass_value_##suffix(double, int, double *, double *, double *);           \
     int crtrig_tanpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);  \
-    int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);
+    int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);   \
+    void crtrig_i0_series_##suffix(const struct crtrig_i0_table *, uint64_t, size_t, double *, double *); \
+    size_t crtrig_kaiser_round64_##suffix(const double *, const double *, double, double, size_t, double *, \
+                                          unsigned char *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

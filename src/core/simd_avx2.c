@@ -18,6 +18,7 @@
 #include "sinpi_table_pass.h"
 #include "trigpi_pass.h"
 #include "tan_pass.h"
+#include "kaiser_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

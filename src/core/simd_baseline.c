@@ -17,3 +17,4 @@
 #include "sinpi_table_pass.h"
 #include "trigpi_pass.h"
 #include "tan_pass.h"
+#include "kaiser_pass.h"
