@@ -30,6 +30,9 @@ typedef void (*crtrig_i0_series_fn)(const struct crtrig_i0_table *t, uint64_t n0
                                     double *s_lo);
 typedef size_t (*crtrig_kaiser_round64_fn)(const double *s_hi, const double *s_lo, double inv_hi, double inv_lo,
                                            size_t count, double *out, unsigned char *undecided);
+/* The KBD window's last step for float64 (kaiser_pass.h, window_kbd.c). */
+typedef size_t (*crtrig_kbd_finish64_fn)(double *vals, const double *a_lo, double inv_hi, double inv_lo, double KL,
+                                         double nL, size_t count, unsigned char *undecided);
 
 /* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
  * as double-doubles for m = m0 + i step. */
@@ -78,6 +81,7 @@ typedef struct crtrig_target {
     /* Kaiser's and the KBD window's I0 series, Kaiser's float64 rounding test. */
     crtrig_i0_series_fn i0_series;
     crtrig_kaiser_round64_fn kaiser_round64;
+    crtrig_kbd_finish64_fn kbd_finish64;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -121,7 +125,9 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);   \
     void crtrig_i0_series_##suffix(const struct crtrig_i0_table *, uint64_t, size_t, double *, double *); \
     size_t crtrig_kaiser_round64_##suffix(const double *, const double *, double, double, size_t, double *, \
-                                          unsigned char *);
+                                          unsigned char *);                                     \
+    size_t crtrig_kbd_finish64_##suffix(double *, const double *, double, double, double, double, size_t, \
+                                        unsigned char *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

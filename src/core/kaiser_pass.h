@@ -45,7 +45,18 @@
  *   sc64_round (sincos64_core.h) with bound E = 2^-90 |w_h| = 65536 e^2 |w_h| (exact,
  *   w_h >= 2^-870), which is >= (52221 e^2 |w| + e^2 |w_h|)/(1 - e) as it needs (|w| <=
  *   |w_h| (1 + 2e)).  out[i] = the correctly rounded w, or an all-ones NaN and
- *   undecided[i] = 1 where the two ends differ; returns how many it marked. */
+ *   undecided[i] = 1 where the two ends differ; returns how many it marked.
+ *
+ * kbd_finish64(vals, a_lo, inv_hi, inv_lo, KL, nL, count, undecided): the last step
+ *   of window_kbd.c for float64, in place: with A_n = vals[i] + a_lo[i] (n = n0 + i,
+ *   nL = n0 + L) the prefix sums and inv ~ 1/B as there, R = A_n inv by w64_mul's form
+ *   (8.01 e^2; window_kbd.c's budget counts 8 e^2 for it and has 0.1 e^2 K to spare),
+ *   w = the root by window_kbd.c's kbd_sqrt in kernel form (the same operations; its
+ *   bound only uses exact products, which kd_two_prod gives on every target), and the
+ *   test sc64_round with bound E = w_h (KL + 4.01 (nL + i)) 2^-106, KL = 26.2 K + 64:
+ *   E (1 - e) >= (26.2 K + 4.01 (n + L) + 26.9) e^2 |w| + e^2 |w_h| (window_kbd.c's
+ *   bound, |w| <= |w_h| (1 + 2e), E's three roundings).  vals[i] = the correctly rounded
+ *   w or an all-ones NaN with undecided[i] = 1; returns how many it marked. */
 #include "pass_common.h"
 #include "sincos64_core.h"
 #include "bessel_i0.h"
@@ -138,6 +149,30 @@ I0_VECTORIZE size_t CRTRIG_KERNEL(kaiser_round64)(const double *restrict s_hi, c
         double r = sc64_round(w, 0x1p-90 * w.hi, &differ);
         bits = sc64_to_bits(r) | ((uint64_t)0 - differ);
         memcpy(out + i, &bits, sizeof bits);
+        undecided[i] = (unsigned char)differ;
+        marked += (size_t)differ;
+    }
+    return marked;
+}
+
+I0_VECTORIZE size_t CRTRIG_KERNEL(kbd_finish64)(double *vals, const double *restrict a_lo, double inv_hi,
+                                                double inv_lo, double KL, double nL, size_t count,
+                                                unsigned char *restrict undecided)
+{
+    size_t i, marked = 0;
+    for (i = 0; i < count; i++) {
+        double a_hi = vals[i];
+        kdd_t p = kd_two_prod(a_hi, inv_hi);
+        double lo = kd_mul_add(a_hi, inv_lo, kd_mul_add(a_lo[i], inv_hi, p.lo));
+        kdd_t R = kd_fast_two_sum(p.hi, lo);
+        double s = sqrt(R.hi);
+        kdd_t q = kd_two_prod(s, s);
+        double d = ((R.hi - q.hi) - q.lo) + R.lo;
+        kdd_t w = kd_fast_two_sum(s, d / (2.0 * s));
+        uint64_t differ, bits;
+        double r = sc64_round(w, w.hi * ((KL + 4.01 * (nL + (double)i)) * 0x1p-106), &differ);
+        bits = sc64_to_bits(r) | ((uint64_t)0 - differ);
+        memcpy(vals + i, &bits, sizeof bits);
         undecided[i] = (unsigned char)differ;
         marked += (size_t)differ;
     }

@@ -19,7 +19,8 @@
  *    w = kbd_sqrt(R~) (below): 5.3 e^2 of sqrt(R~), and sqrt halves rho:
  *      |w~ - w| <= (sigma + 4 (n + L) + 18.5) (1.002) e^2 w
  *                <= (26.2 K + 4.01 (n + L) + 26.8) e^2 w.
- *    Decision: crtrig_decide_dd with e = w_h (26.2 K + 4.01 (n + L) + 64) 2^-106, which
+ *    Decision (float64: the target's kbd_finish64, kaiser_pass.h, the same steps and
+ *    bound with sc64_round's test; the other formats here): crtrig_decide_dd with e = w_h (26.2 K + 4.01 (n + L) + 64) 2^-106, which
  *    covers that bound, |w| <= w_h (1 + 2e), crtrig_decide_dd's 2^-103 (|w| + e) and
  *    the three roundings of e's own computation.
  * Magnitudes: 1 <= S_j < 2^870, A_n < 2^896, A_n/B >= 1/(L 2^870) >= 2^-896, so
@@ -81,6 +82,9 @@ static size_t kbd_finish_range(void *arg, size_t lo, size_t hi)
     const kbd_call *c = (const kbd_call *)arg;
     const double KL = 26.2 * (double)c->tab.K + 64.0;
     size_t n, missing = 0;
+    if (c->fmt == CRTRIG_FLOAT64)  /* the same steps in the target's kernel (kaiser_pass.h) */
+        return c->target->kbd_finish64(c->out + lo, c->a_lo + lo, c->inv.hi, c->inv.lo, KL,
+                                       (double)(lo + c->L), hi - lo, c->undecided + lo);
     for (n = lo; n < hi; n++) {
         dd_t w = kbd_sqrt(dd_mul(dd_make(c->out[n], c->a_lo[n]), c->inv));
         double r, e = w.hi * ((KL + 4.01 * (double)(n + c->L)) * 0x1p-106);
