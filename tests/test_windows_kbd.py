@@ -298,3 +298,29 @@ def test_tiny_beta():
         _core.kbd_fill(2.0**-501, 0.0, 4, CODES["float64"])
     with pytest.raises(ValueError):
         _core.kbd_fill(0.0, 0.0, 4, CODES["float64"])
+
+
+ENVIRONMENTS = [(mode, ftz, daz) for mode in _core.ROUNDING_MODES
+                for ftz, daz in ([(False, False), (True, True), (True, False)]
+                                 if _core.FPENV_METHOD in ("mxcsr", "fpcr") else [(False, False)])]
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_the_callers_environment_is_ignored(fmt):
+    """The C stage in one call under every rounding mode and FTZ/DAZ gives the
+    round-to-nearest values (equal to the fast oracle's), and leaves the environment
+    as it found it."""
+    D, beta = 150, Fraction(481, 4)
+    L = D + 1
+    c_hi, c_lo = _exp_windows.dd_of(beta * beta / (L - 1) ** 2)
+    want, undecided, _, _ = _core.kbd_fill_under_fpenv(c_hi, c_lo, L, CODES[fmt], "nearest")
+    oracle_half = np.asarray(fast_oracle.kbd_half_windows(beta, D, D)[0][D][fmt], dtype=np.float64)
+    decided = ~undecided.astype(bool)
+    assert np.array_equal(bits(want[decided]), bits(oracle_half[decided]))
+    for mode, ftz, daz in ENVIRONMENTS:
+        got, flags, before, after = _core.kbd_fill_under_fpenv(c_hi, c_lo, L, CODES[fmt], mode, ftz, daz)
+        assert before["rounding"] == mode
+        assert np.array_equal(flags, undecided) and np.array_equal(bits(got), bits(want)), (mode, ftz, daz)
+        for key in ("rounding", "ftz", "daz", "control"):
+            assert after[key] == before[key]
+        assert after["flags"] == before["flags"]

@@ -1226,7 +1226,7 @@ ROUNDING_MODES = ("nearest", "upward", "downward", "towardzero")  # CRTRIG_ROUND
 FLAG_NAMES = ("invalid", "divbyzero", "overflow", "underflow", "inexact")  # CRTRIG_FLAG_* bits
 
 ctypedef struct _FpCall:
-    int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor
+    int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor, 6 kbd
     const double *taylor_hi
     const double *taylor_lo
     double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s
@@ -1250,6 +1250,9 @@ ctypedef struct _FpCall:
 
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window == 6:  # kbd: exp_x0, exp_step carry c_hi, c_lo; kaiser_L the L
+        return crtrig_kbd_fill_target(-1, call.exp_x0, call.exp_step, call.kaiser_L, call.dtype, <double *>call.out,
+                                      call.exp_undecided, &call.exp_missing)
     if call.is_window == 5:  # taylor: kaiser_L carries L, exp_P K, func centre_one
         return crtrig_taylor_window_fill(call.kaiser_L, call.count, <size_t>call.exp_P, call.taylor_hi,
                                          call.taylor_lo, call.func, call.dtype, <double *>call.out,
@@ -1653,6 +1656,28 @@ def kbd_fill(double c_hi, double c_lo, uint64_t L, int fmt, int simd_target=-1):
     if missing:
         return out, np.flatnonzero(flags)
     return out, np.empty(0, dtype=np.intp)
+
+
+def kbd_fill_under_fpenv(double c_hi, double c_lo, uint64_t L, int fmt, str rounding, bint ftz=False,
+                         bint daz=False, flags=()):
+    """Test hook: kbd_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    if L < 3:
+        raise ValueError("kbd_fill_under_fpenv: L must be at least 3")
+    cdef cnp.ndarray out = np.empty(L - 1, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(L - 1, dtype=np.uint8)
+    call.is_window = 6
+    call.exp_x0 = c_hi
+    call.exp_step = c_lo
+    call.kaiser_L = L
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>(L - 1)
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after
 
 
 def kaiser_fill_under_fpenv(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L,
