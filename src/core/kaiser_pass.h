@@ -33,8 +33,12 @@
  *   the exact products, and the callers only ever use S~ through a rounding test
  *   whose success gives the correctly rounded value.
  *   No underflow: b_k >= 2^-400 (bessel_i0.c checks b_K; b_k is unimodal in k with
- *   b_0 = 1), s >= b_k, v = 0 or v >= 2^-27 (m_n >= L - 2 >= 1, G <= m_max < 2^52),
- *   so every product is 0 or above 2^-480; no overflow: s <= S(c m_max) < 2^870.
+ *   b_0 = 1), s >= b_k, v = 0 or v >= 4 (L - 2)/(L - 1)^2 >= 2^-25 (m_n >= L - 2, G <=
+ *   m_max <= (L - 1)^2/4), so s_h v >= 2^-425 and its exact low part is 0 or above
+ *   2^-530 (a multiple of ulp(s_h) ulp(v)); only a low part far below its high part
+ *   (s_l v, b_l) could make a partial result subnormal, and that errs by at most
+ *   2^-1075 absolute, below 2^-600 e^2 of the step's result: inside the constants
+ *   above, which are rounded up.  No overflow: s <= S(c m_max) < 2^870.
  *   At n = 0 (v = 0) every step gives b_k exactly: S~ = b_0 = 1.
  *
  * kaiser_round64(s_hi, s_lo, inv_hi, inv_lo, count, out, undecided): Kaiser's w = S
