@@ -29,7 +29,7 @@ TINY = ["--quick", "--trig-size", "64", "--window-sizes", "10,300", "--rounds", 
 TRIG_ROWS = len(bench.TRIG_FUNCTIONS) * len(bench.TRIG_DTYPES) * len(bench.INPUT_SETS)  # 24
 PARAM_WINDOWS = bench.scipy_windows()  # crtrig.compare.SCIPY_WINDOWS: gaussian, kaiser, the cosine windows, ...
 WINDOW_ROWS = 2 * (len(bench.WINDOW_DTYPES) * len(bench.WINDOW_KINDS) + len(bench.SCIPY_WINDOW_KINDS)
-                   + len(PARAM_WINDOWS))  # at two sizes
+                   + len(PARAM_WINDOWS) + 1)  # at two sizes; + 1: the KBD row
 PI_ROWS = len(bench.TRIGPI_FUNCTIONS) * len(bench.TRIGPI_DTYPES) * len(bench.TRIGPI_INPUT_SETS)  # 8
 TAN_ROWS = len(bench.TAN_DTYPES) * sum(len(v) for v in bench.TAN_INPUT_SETS.values())  # 8
 STORE_ROWS = 2 * len(bench.WINDOW_DTYPES)  # 4
@@ -150,7 +150,8 @@ def test_report_format_and_json(tmp_path):
     assert [(r["window"], r["dtype"], r["N"]) for r in windows] == [
         row for n in (10, 300) for row in [(k, d, f"{n:,}") for d in bench.WINDOW_DTYPES for k in bench.WINDOW_KINDS]
         + [(k, "float64", f"{n:,}") for k in bench.SCIPY_WINDOW_KINDS]
-        + [(entry.label, "float64", f"{n:,}") for entry in PARAM_WINDOWS]]
+        + [(entry.label, "float64", f"{n:,}") for entry in PARAM_WINDOWS]
+        + [(bench.KBD_LABEL, "float64", f"{n:,}")]]
     assert [(r["dtype"], r["N"]) for r in store] == [(d, f"{n:,}") for d in bench.WINDOW_DTYPES
                                                      for n in (10, 300)]
     pi = pi_section(out)
@@ -763,3 +764,25 @@ def test_torch_contenders_of_the_param_windows(monkeypatch):
         "gaussian": {"std": 5.0, "sym": False, "dtype": "float64"},
         "exponential": {"tau": 3, "sym": False, "dtype": "float64"}}
     assert {c[1] for c in calls} == {30}
+
+
+def test_kbd_row_is_timed_and_checked(monkeypatch):
+    """The KBD row: crtrig's symmetric window next to scipy's, every element checked
+    against crtrig._kbd_window's exact path; a planted wrong value is reported; an odd
+    N is n/a everywhere."""
+    no_pool(monkeypatch)
+    peers = bench.load_peers(["numpy", "scipy"])
+    row, contenders, check = bench.kbd_window_row(200, peers, bench.Threads.detect())
+    bench.time_row(row, contenders, ROW_SETTINGS, 2, check)
+    assert row.labels == {"window": bench.KBD_LABEL, "dtype": "float64", "N": 200}
+    assert row.checked == 200 and row.wrong == 0, row.first_wrong
+    assert set(row.times) == {"crtrig", "scipy"}
+    assert row.times["crtrig"]["expression"] == "crtrig.windows.kaiser_bessel_derived(N, 8.6)"
+    assert row.times["scipy"]["expression"] == "scipy.signal.windows.kaiser_bessel_derived(N, 8.6)"
+    assert row.unavailable == {"numpy": "no kaiser_bessel_derived window"}
+    good = crtrig.windows.kaiser_bessel_derived(200, 8.6)
+    bad = good.copy()
+    bad[7] = np.nextafter(bad[7], 2.0)
+    assert check(good)[1] == 0 and check(bad)[1] == 1 and "n=7" in check(bad)[2]
+    row, contenders, check = bench.kbd_window_row(301, peers, bench.Threads.detect())
+    assert contenders == [] and check is None and set(row.unavailable) >= {"crtrig", "numpy", "scipy"}

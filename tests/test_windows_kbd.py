@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 import scipy.signal.windows as scipy_windows
 
-from crtrig import _kbd_window, _kaiser_window, windows
+import random
 
+from crtrig import _core, _exp_windows, _kbd_window, _kaiser_window, windows
+
+import fast_oracle
 import oracle
 
 FLOATS = ("float64", "float32", "float16", "bfloat16")
@@ -99,9 +102,27 @@ def test_symmetry_and_princen_bradley():
     assert np.allclose(w, s, rtol=1e-14, atol=0)
 
 
+def force_exact_path(monkeypatch, calls=None):
+    """Test hook: the C stage (_core.kbd_fill) reports every third element undecided
+    (NaN), so _kbd_window.window takes the exact path for the whole window."""
+    original = _core.kbd_fill
+
+    def undecided(*args, **kwargs):
+        values, _ = original(*args, **kwargs)
+        missing = np.arange(0, len(values), 3)
+        values[missing] = np.nan
+        if calls is not None:
+            calls.append(args)
+        return values, missing
+
+    monkeypatch.setattr(_core, "kbd_fill", undecided)
+
+
 def test_refinement(monkeypatch):
     """Enclosures widened at F = 128 leave elements undecided; the refinement at 2F
-    gives the oracle's values."""
+    gives the oracle's values (the exact path: the C stage made to leave elements
+    undecided)."""
+    force_exact_path(monkeypatch)
     original = _kaiser_window._series_bounds
     seen = []
 
@@ -117,6 +138,7 @@ def test_refinement(monkeypatch):
 
 
 def test_precision_cap(monkeypatch):
+    force_exact_path(monkeypatch)
     monkeypatch.setattr(_kbd_window, "MAX_F", 64)
     with pytest.raises(ArithmeticError, match="no rounding decision"):
         windows.kaiser_bessel_derived(8, 8.6)
@@ -204,3 +226,101 @@ def test_get_window():
         windows.get_window(("kbd", 8.6), 63, fftbins=False)
     assert np.allclose(windows.get_window(("kbd", 8.6), 64, fftbins=False),
                        scipy_windows.get_window(("kbd", 8.6), 64, fftbins=False), rtol=1e-14, atol=0)
+
+
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name]
+# (D = M/2, beta): M up to 2^12, every element of the first half against the fast oracle.
+C_CASES = [(2, Fraction(43, 5)), (3, Fraction(1, 2)), (17, Fraction(14)), (100, Fraction(600)),
+           (257, Fraction(40)), (1000, Fraction(43, 5)), (2048, Fraction(481, 4)), (2048, Fraction(3))]
+
+
+@pytest.mark.parametrize("D, beta", C_CASES, ids=[f"{D}-{b}" for D, b in C_CASES])
+def test_c_stage_every_element(D, beta):
+    """The C stage (window_kbd.c) on every SIMD target, at 1 and 2 threads (every
+    worker taking part): every element of the first half of M = 2D in every format
+    equal to tests/fast_oracle.py's (MPFR, nothing of crtrig's), identical bits and
+    undecided sets across targets and thread counts."""
+    import crtrig
+    want = fast_oracle.kbd_half_windows(beta, D, D)[0][D]
+    L = D + 1
+    c_hi, c_lo = _exp_windows.dd_of(beta * beta / (L - 1) ** 2)
+    before = crtrig.get_num_threads()
+    threshold = _core._set_parallel_threshold(64)
+    _core._require_all_workers(True)
+    try:
+        for fmt in FLOATS:
+            runs = []
+            for threads in (1, 2):
+                crtrig.set_num_threads(threads)
+                for t in TARGETS:
+                    runs.append(_core.kbd_fill(c_hi, c_lo, L, CODES[fmt], simd_target=t))
+            values, missing = runs[0]
+            for other, other_missing in runs[1:]:
+                assert np.array_equal(bits(other), bits(values)) and np.array_equal(other_missing, missing)
+            decided = np.setdiff1d(np.arange(D), missing)
+            assert len(decided) >= D - 1
+            assert np.array_equal(bits(values[decided]), bits(np.asarray(want[fmt], dtype=np.float64)[decided])), \
+                (D, beta, fmt)
+    finally:
+        _core._require_all_workers(False)
+        _core._set_parallel_threshold(threshold)
+        crtrig.set_num_threads(before)
+
+
+def test_fallback_used_when_undecided(monkeypatch):
+    """An undecided element sends the whole window to the exact path (the reference),
+    whose values equal the oracle's; a C stage that refuses its arguments does too."""
+    calls = []
+    exact = []
+    original = _kbd_window.half_window_values
+    monkeypatch.setattr(_kbd_window, "half_window_values",
+                        lambda *a: exact.append(a) or original(*a))
+    force_exact_path(monkeypatch, calls)
+    for fmt in FLOATS:
+        want = oracle.kbd_window(40, Fraction(43, 5), (fmt,))[fmt]
+        assert same(windows.kaiser_bessel_derived(40, 8.6, dtype=DTYPES[fmt]), want), fmt
+    assert len(calls) == 4 and len(exact) == 4
+    monkeypatch.undo()
+    exact.clear()
+    monkeypatch.setattr(_kbd_window, "half_window_values",
+                        lambda *a: exact.append(a) or original(*a))
+    assert same(windows.kaiser_bessel_derived(40, 8.6), oracle.kbd_window(40, Fraction(43, 5), ("float64",))["float64"])
+    assert exact == []  # the C stage decided everything itself
+
+
+def test_tiny_beta():
+    """beta = 10^-8 and 10^-40 (the C stage) and 10^-250 (c underflows: the C stage
+    refuses it, the exact path) against the oracle."""
+    for beta in (Fraction(1, 10**8), Fraction(1, 10**40), Fraction(1, 10**250)):
+        for M in (4, 10, 34):
+            check(M, beta, beta)
+    with pytest.raises(ValueError):  # b_1 = c G = 2^-500 < 2^-400
+        _core.kbd_fill(2.0**-501, 0.0, 4, CODES["float64"])
+    with pytest.raises(ValueError):
+        _core.kbd_fill(0.0, 0.0, 4, CODES["float64"])
+
+
+ENVIRONMENTS = [(mode, ftz, daz) for mode in _core.ROUNDING_MODES
+                for ftz, daz in ([(False, False), (True, True), (True, False)]
+                                 if _core.FPENV_METHOD in ("mxcsr", "fpcr") else [(False, False)])]
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_the_callers_environment_is_ignored(fmt):
+    """The C stage in one call under every rounding mode and FTZ/DAZ gives the
+    round-to-nearest values (equal to the fast oracle's), and leaves the environment
+    as it found it."""
+    D, beta = 150, Fraction(481, 4)
+    L = D + 1
+    c_hi, c_lo = _exp_windows.dd_of(beta * beta / (L - 1) ** 2)
+    want, undecided, _, _ = _core.kbd_fill_under_fpenv(c_hi, c_lo, L, CODES[fmt], "nearest")
+    oracle_half = np.asarray(fast_oracle.kbd_half_windows(beta, D, D)[0][D][fmt], dtype=np.float64)
+    decided = ~undecided.astype(bool)
+    assert np.array_equal(bits(want[decided]), bits(oracle_half[decided]))
+    for mode, ftz, daz in ENVIRONMENTS:
+        got, flags, before, after = _core.kbd_fill_under_fpenv(c_hi, c_lo, L, CODES[fmt], mode, ftz, daz)
+        assert before["rounding"] == mode
+        assert np.array_equal(flags, undecided) and np.array_equal(bits(got), bits(want)), (mode, ftz, daz)
+        for key in ("rounding", "ftz", "daz", "control"):
+            assert after[key] == before[key]
+        assert after["flags"] == before["flags"]

@@ -23,6 +23,17 @@ typedef int (*crtrig_sincos_pass_fn)(int func, const char *in, char *out, size_t
 struct crtrig_sinpi_table;
 struct crtrig_window_coef;
 struct crtrig_exp_args;
+struct crtrig_i0_table;
+
+/* The I0 series of Kaiser's windows (kaiser_pass.h): S(y_n) as double-doubles for
+ * n = n0 .. n0 + count - 1, and Kaiser's float64 rounding test of S inv. */
+typedef void (*crtrig_i0_series_fn)(const struct crtrig_i0_table *t, uint64_t n0, size_t count, double *s_hi,
+                                    double *s_lo);
+typedef size_t (*crtrig_kaiser_round64_fn)(const double *s_hi, const double *s_lo, double inv_hi, double inv_lo,
+                                           size_t count, double *out, unsigned char *undecided);
+/* The KBD window's last step for float64 (kaiser_pass.h, window_kbd.c). */
+typedef size_t (*crtrig_kbd_finish64_fn)(double *vals, const double *a_lo, double inv_hi, double inv_lo, double KL,
+                                         double nL, size_t count, unsigned char *undecided);
 
 /* The window tables' builder (sinpi_table_pass.h): sin(pi m/M) and cos(pi m/M)
  * as double-doubles for m = m0 + i step. */
@@ -78,6 +89,10 @@ typedef struct crtrig_target {
     void (*exp_dd_value)(double y_hi, double y_lo, double *hi, double *lo);
     /* The float64 sin/cos pass's lane for one element (the small calls). */
     crtrig_sincos64_one_fn sincos64_one;
+    /* Kaiser's and the KBD window's I0 series, Kaiser's float64 rounding test. */
+    crtrig_i0_series_fn i0_series;
+    crtrig_kaiser_round64_fn kaiser_round64;
+    crtrig_kbd_finish64_fn kbd_finish64;
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -120,7 +135,12 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_tanpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     size_t crtrig_exp_range_##suffix(const struct crtrig_exp_args *, size_t, size_t);            \
-    void crtrig_exp_dd_value_##suffix(double, double, double *, double *);
+    void crtrig_exp_dd_value_##suffix(double, double, double *, double *); \
+    void crtrig_i0_series_##suffix(const struct crtrig_i0_table *, uint64_t, size_t, double *, double *); \
+    size_t crtrig_kaiser_round64_##suffix(const double *, const double *, double, double, size_t, double *, \
+                                          unsigned char *);                                     \
+    size_t crtrig_kbd_finish64_##suffix(double *, const double *, double, double, double, double, size_t, \
+                                        unsigned char *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

@@ -19,6 +19,7 @@
 #include "trigpi_pass.h"
 #include "tan_pass.h"
 #include "exp_pass.h"
+#include "kaiser_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

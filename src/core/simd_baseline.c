@@ -18,3 +18,4 @@
 #include "trigpi_pass.h"
 #include "tan_pass.h"
 #include "exp_pass.h"
+#include "kaiser_pass.h"

@@ -32,7 +32,14 @@ cdef extern from "exp.h" nogil:
 cdef extern from "bessel_i0.h" nogil:
     int crtrig_kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, size_t count,
                            int fmt, double *out, unsigned char *undecided, size_t *n_undecided)
+    int crtrig_kaiser_fill_target(int target, double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L,
+                                  size_t count, int fmt, double *out, unsigned char *undecided,
+                                  size_t *n_undecided)
     double CRTRIG_KAISER_MAX_BETA
+
+cdef extern from "window_kbd.h" nogil:
+    int crtrig_kbd_fill_target(int target, double c_hi, double c_lo, uint64_t L, int fmt, double *out,
+                               unsigned char *undecided, size_t *n_undecided)
 
 cdef extern from "dispatch.h" nogil:
     int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
@@ -1222,7 +1229,7 @@ ROUNDING_MODES = ("nearest", "upward", "downward", "towardzero")  # CRTRIG_ROUND
 FLAG_NAMES = ("invalid", "divbyzero", "overflow", "underflow", "inexact")  # CRTRIG_FLAG_* bits
 
 ctypedef struct _FpCall:
-    int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor
+    int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor, 6 kbd
     const double *taylor_hi
     const double *taylor_lo
     double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s
@@ -1246,6 +1253,9 @@ ctypedef struct _FpCall:
 
 cdef int _run_fp_call(void *arg) noexcept nogil:
     cdef _FpCall *call = <_FpCall *>arg
+    if call.is_window == 6:  # kbd: exp_x0, exp_step carry c_hi, c_lo; kaiser_L the L
+        return crtrig_kbd_fill_target(-1, call.exp_x0, call.exp_step, call.kaiser_L, call.dtype, <double *>call.out,
+                                      call.exp_undecided, &call.exp_missing)
     if call.is_window == 5:  # taylor: kaiser_L carries L, exp_P K, func centre_one
         return crtrig_taylor_window_fill(call.kaiser_L, call.count, <size_t>call.exp_P, call.taylor_hi,
                                          call.taylor_lo, call.func, call.dtype, <double *>call.out,
@@ -1607,23 +1617,72 @@ def exp_dd_value(double y_hi, double y_lo, int target=-1):
 KAISER_MAX_BETA = CRTRIG_KAISER_MAX_BETA
 
 
-def kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, Py_ssize_t count, int fmt):
+def kaiser_fill(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L, Py_ssize_t count, int fmt,
+                int simd_target=-1):
     """I0(2 sqrt(c n (L - 1 - n)))/I0(beta), n < count, correctly rounded into float
     format `fmt` (see src/core/bessel_i0.h): (values, indices of the undecided
-    elements, NaN in values, for the exact fallback)."""
+    elements, NaN in values, for the exact fallback).  `simd_target`: a target index
+    (test hook; -1, the default, the active target)."""
     cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
     cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
     cdef size_t missing = 0
     cdef int rc
     with nogil:
-        rc = crtrig_kaiser_fill(c_hi, c_lo, inv_hi, inv_lo, L, <size_t>count, fmt,
-                                <double *>cnp.PyArray_DATA(out), <unsigned char *>cnp.PyArray_DATA(flags),
-                                &missing)
+        rc = crtrig_kaiser_fill_target(simd_target, c_hi, c_lo, inv_hi, inv_lo, L, <size_t>count, fmt,
+                                       <double *>cnp.PyArray_DATA(out), <unsigned char *>cnp.PyArray_DATA(flags),
+                                       &missing)
     if rc != CRTRIG_OK:
         raise ValueError("kaiser_fill: invalid arguments")
     if missing:
         return out, np.flatnonzero(flags)
     return out, np.empty(0, dtype=np.intp)
+
+
+def kbd_fill(double c_hi, double c_lo, uint64_t L, int fmt, int simd_target=-1):
+    """w[n] = sqrt(A_n/B), n < L - 1, of the Kaiser-Bessel-derived window of 2 (L - 1)
+    points with c = beta^2/(L - 1)^2, correctly rounded into float format `fmt` (see
+    src/core/window_kbd.h): (values, indices of the undecided elements, NaN in values,
+    for the exact fallback).  ValueError when the C stage refuses the arguments
+    (among them a beta so small that its I0 table would underflow); MemoryError.
+    `simd_target`: a target index (test hook; -1, the default, the active target)."""
+    if L < 3:
+        raise ValueError("kbd_fill: L must be at least 3")
+    cdef cnp.ndarray out = np.empty(L - 1, dtype=np.float64)
+    cdef cnp.ndarray flags = np.empty(L - 1, dtype=np.uint8)
+    cdef size_t missing = 0
+    cdef int rc
+    with nogil:
+        rc = crtrig_kbd_fill_target(simd_target, c_hi, c_lo, L, fmt, <double *>cnp.PyArray_DATA(out),
+                                    <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+    if rc == CRTRIG_ENOMEM:
+        raise MemoryError("kbd_fill: out of memory")
+    if rc != CRTRIG_OK:
+        raise ValueError("kbd_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
+
+
+def kbd_fill_under_fpenv(double c_hi, double c_lo, uint64_t L, int fmt, str rounding, bint ftz=False,
+                         bint daz=False, flags=()):
+    """Test hook: kbd_fill in ONE C call under the given environment, as
+    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+    cdef _FpCall call
+    if L < 3:
+        raise ValueError("kbd_fill_under_fpenv: L must be at least 3")
+    cdef cnp.ndarray out = np.empty(L - 1, dtype=np.float64)
+    cdef cnp.ndarray undecided = np.zeros(L - 1, dtype=np.uint8)
+    call.is_window = 6
+    call.exp_x0 = c_hi
+    call.exp_step = c_lo
+    call.kaiser_L = L
+    call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
+    call.exp_missing = 0
+    call.count = <size_t>(L - 1)
+    call.dtype = fmt
+    call.out = <char *>cnp.PyArray_DATA(out)
+    before, after = _run_under(&call, rounding, ftz, daz, flags)
+    return out, undecided, before, after
 
 
 def kaiser_fill_under_fpenv(double c_hi, double c_lo, double inv_hi, double inv_lo, uint64_t L,

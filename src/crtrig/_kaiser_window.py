@@ -18,6 +18,9 @@ from ._exp_windows import _cast, dd_of, format_code, round_fixed
 
 MAX_BETA = _core.KAISER_MAX_BETA
 MAX_LENGTH = 2**26
+#: Below this Y = beta^2/4 the window is all ones after rounding (and the C core's
+#: table would underflow): see window().
+TINY_Y = Fraction(1, 2**60)
 
 
 def _series_bounds(a: int, b: int, F: int) -> tuple[int, int]:
@@ -76,6 +79,10 @@ def window(L: int, M: int, beta: Fraction, dt) -> np.ndarray:
     dt = np.dtype(dt)
     fmt = format_code(dt)
     Y = beta * beta / 4
+    if Y < TINY_Y:
+        # w >= 1/S(Y) >= exp(-Y) > 1 - 2^-60 and w <= 1: every element rounds to 1 in
+        # every format (the float64 just below 1 is 1 - 2^-53).
+        return _cast(np.ones(M, dtype=np.float64), dt)
     c = beta * beta / (L - 1) ** 2
     c_hi, c_lo = dd_of(c)
     inv_hi, inv_lo = inverse_dd(Y)

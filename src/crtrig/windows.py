@@ -1178,9 +1178,11 @@ def kaiser_bessel_derived(M, beta, *, sym=True, xp=None, device=None, dtype=_np.
     n = 0 .. L-2 and w[M - 1 - n] = w[n], each value the exact real number rounded once
     to nearest-even into `dtype` (not a root of rounded sums).  The I0 normalisation
     cancels: w[n]^2 = (S(y_0) + ... + S(y_n)) / (S(y_0) + ... + S(y_(L-1))), S(y) =
-    sum_k y^k/(k!)^2, y_j = beta^2 j (L - 1 - j)/(L - 1)^2, every S(y_j) enclosed in
-    exact integers and the root's enclosure refined until it rounds (pure Python:
-    far slower than scipy's float64 window; crtrig._kbd_window).
+    sum_k y^k/(k!)^2, y_j = beta^2 j (L - 1 - j)/(L - 1)^2, evaluated in double-double
+    by the C core (src/core/window_kbd.c, a derived bound and a rounding test per
+    element); a window with an element it leaves undecided is computed exactly
+    instead (crtrig._kbd_window: every S(y_j) enclosed in integers, the root's
+    enclosure refined until it rounds).
 
     Parameters
     ----------

@@ -93,6 +93,11 @@ SCIPY_WINDOW_KINDS = ("boxcar", "triang", "bartlett", "parzen", "tukey")
 #: tukey's row: scipy.signal.spectrogram's default window, ("tukey", 0.25) (compare's).
 TUKEY_ALPHA = "0.25"
 SCIPY_WINDOW_MAX_SIZE = 10**6
+#: The Kaiser-Bessel-derived window's row (symmetric only and even N, as in scipy), at
+#: beta 8.6 (43/5 for crtrig), next to scipy's at the sizes up to SCIPY_WINDOW_MAX_SIZE,
+#: checked against crtrig._kbd_window's exact path (Python integers, not the C core).
+KBD_BETA = "8.6"
+KBD_LABEL = f"kaiser_bessel_derived(beta={KBD_BETA}), symmetric"
 
 
 def scipy_windows():
@@ -507,6 +512,33 @@ def param_window_row(entry, size, peers: Peers, threads: Threads):
         want = np.array([scipy_window_bits(entry, size, True, int(n), "float64") for n in index],
                         dtype=fmt.bits_dtype).view(fmt.dtype)
         return _compare_bits(result[index], want, lambda i: f"{entry.label} N={size} n={index[i]}")
+    return row, contenders, check
+
+
+def kbd_window_row(size, peers: Peers, threads: Threads):
+    """The KBD window of `size` points (KBD_LABEL): crtrig next to scipy, both
+    symmetric; an odd size has no window (every column says so)."""
+    row = Row("windows", {"window": KBD_LABEL, "dtype": "float64", "N": size}, size)
+    if size % 2:
+        for name in ["crtrig"] + ([threads.all_name] if threads.all_name else []) + list(peers.modules):
+            row.unavailable[name] = "defined for an even N only"
+        return row, [], None
+    contenders = _crtrig_contenders(f"crtrig.windows.kaiser_bessel_derived(N, {KBD_BETA})",
+                                    lambda: {"crtrig": crtrig, "N": size}, threads)
+    for name, module in peers.modules.items():
+        if name == "scipy":
+            contenders.append(_contender(name, f"scipy.signal.windows.kaiser_bessel_derived(N, {KBD_BETA})",
+                                         {"scipy": module, "N": size}))
+        else:
+            row.unavailable[name] = "no kaiser_bessel_derived window"
+
+    def check(result):
+        from .. import _kbd_window
+        index = check_indices(size)
+        fmt = reference.FLOAT_FORMATS["float64"]
+        half = _kbd_window.half_window_values(size // 2 + 1, Fraction(KBD_BETA), 3)  # w[n], n < N/2
+        want = np.array([half[min(int(n), size - 1 - int(n))] for n in index], dtype=fmt.dtype)
+        return _compare_bits(result[index], want, lambda i: f"{KBD_LABEL} N={size} n={index[i]}")
     return row, contenders, check
 
 
@@ -1228,6 +1260,8 @@ def build_plan(settings: Settings, peers: Peers, threads: Threads):
             for entry in scipy_windows():
                 plan.append((f"{entry.label} window float64 N={size:,}",
                              lambda entry=entry, size=size: param_window_row(entry, size, peers, threads)))
+            plan.append((f"{KBD_LABEL} window float64 N={size:,}",
+                         lambda size=size: kbd_window_row(size, peers, threads)))
     for dtype in WINDOW_DTYPES:
         for size in settings.window_sizes:
             plan.append((f"store limit {dtype} N={size:,}",
