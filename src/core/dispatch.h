@@ -72,6 +72,8 @@ typedef struct crtrig_target {
      * undecided) and the test hook of its double-double exp stage. */
     size_t (*exp_range)(const struct crtrig_exp_args *args, size_t lo, size_t hi);
     void (*exp_dd_value)(double y_hi, double y_lo, double *hi, double *lo);
+    /* The test hook of its double-double log (exp_pass.h's xp_log; log.h). */
+    int (*log_dd_value)(double y_hi, double y_lo, double *hi, double *lo, double *err);
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -114,7 +116,8 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_tanpi_pass_float32_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     int crtrig_tanpi_pass_float64_##suffix(int, const char *, char *, size_t, unsigned char *);  \
     size_t crtrig_exp_range_##suffix(const struct crtrig_exp_args *, size_t, size_t);            \
-    void crtrig_exp_dd_value_##suffix(double, double, double *, double *);
+    void crtrig_exp_dd_value_##suffix(double, double, double *, double *);                      \
+    int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag
