@@ -218,7 +218,8 @@ def test_thread_counts_bit_identical():
             results.append([windows.gaussian(30001, 4000.0), windows.general_gaussian(30001, 1.5, 3000.0,
                                                                                       dtype=np.float32),
                             windows.exponential(30000, 15000, 900.0, sym=False, dtype=np.float16),
-                            windows.gaussian(3001, 0.5, dtype=ml_dtypes.bfloat16)])
+                            windows.gaussian(3001, 0.5, dtype=ml_dtypes.bfloat16),
+                            windows.general_gaussian(20001, 1.35, 3000.0)])
             if n > 1:
                 assert _core.pool_stats()["worker_shares"] > shares
         for other in results[1:]:
@@ -433,3 +434,94 @@ def test_real_power_enclosures():
             lo, hi = _exp_windows._exp_bounds(X, F)
             exact = mpmath.exp(mpmath.mpf(X) / 2**F) * 2**F
             assert lo <= exact <= hi and hi - lo < 2**-150 * max(exact, 2**F), X
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_double_double_log(target):
+    """The double-double log (exp_pass.h's xp_log, log.h's hook) within its absolute
+    bound of mpmath's at 300 bits, on every target with the baseline's bits: y over
+    [2^-1000, 2^1000], next to 1 (both sides), powers of two, with lo parts."""
+    rng = random.Random(11 + target)
+    ys = [(2.0 ** rng.uniform(-1000, 1000), 0.0) for _ in range(300)]
+    ys += [(1.0 + rng.uniform(-1e-6, 1e-6), 0.0) for _ in range(50)] + [(1.0, 0.0), (2.0, 0.0), (0.5, 0.0)]
+    ys += [(2.0 ** k, 0.0) for k in (-1000, -1, 1, 1000)]
+    ys += [(y, y * rng.uniform(-2**-53, 2**-53)) for y in (3.0, 1.0 + 2**-30, 0.7, 1e300)]
+    worst = 0
+    with mpmath.workprec(300):
+        for y_hi, y_lo in ys:
+            hi, lo, err = _core.log_dd_value(y_hi, y_lo, target)
+            assert (hi, lo) == _core.log_dd_value(y_hi, y_lo, 0)[:2]
+            exact = mpmath.log(mpmath.mpf(y_hi) + mpmath.mpf(y_lo))
+            diff = abs(mpmath.mpf(hi) + mpmath.mpf(lo) - exact)
+            assert diff <= err, (y_hi, y_lo, diff, err)
+            worst = max(worst, diff / err)
+    assert worst > 0
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("p", REAL_P, ids=str)
+def test_real_power_c_fill(target, p):
+    """The C fill of the real power (exp_pass.h) on each target: the baseline's bits and
+    undecided elements, and every decided element of a sample equal to the exact
+    integer path's (which the tests above check against the oracle), for float64 and
+    float16, over x = -3000 .. 3000 with sig set so that q runs past the underflow
+    threshold; a few elements straight against the oracle."""
+    rng = random.Random(str(p) + str(target))
+    P = 2 * p
+    for fmt, Z in (("float64", 760.0), ("float16", 18.0)):
+        d = Fraction((2 * Z) ** (1 / float(P)) / 3000).limit_denominator(10**9)
+        d_hi, d_lo = _exp_windows.dd_of(d)
+        p_hi, p_lo = _exp_windows.dd_of(P)
+        want, want_missing = _core.exp_real_fill(-3000.0, 3.0, 2001, d_hi, d_lo, p_hi, p_lo, CODES[fmt], 0)
+        got, missing = _core.exp_real_fill(-3000.0, 3.0, 2001, d_hi, d_lo, p_hi, p_lo, CODES[fmt], target)
+        assert np.array_equal(missing, want_missing) and np.array_equal(bits(got), bits(want))
+        skip = set(missing.tolist())
+        assert got[0] == 0.0 and got[1000] == 1.0
+        for i in rng.sample(range(2001), 40) + [999, 1001]:
+            if i not in skip:
+                y = abs(-3000 + 3 * i) * d
+                assert got[i] == _exp_windows.exp_neg_half_power_rounded(y, P, CODES[fmt]), (i, fmt)
+        sig = 1 / (2 * d)
+        for i in rng.sample(range(2001), 3):
+            if i not in skip:
+                n2 = -3000 + 3 * i  # = 2n for the oracle's window of L = 6001 points, element (n2 + 6000)/2
+                want_o = oracle.general_gaussian_real_value(6001, (n2 + 6000) // 2, p, sig, (fmt,))[fmt] \
+                    if n2 % 2 == 0 else None
+                if want_o is not None:
+                    assert got[i] == want_o, (i, fmt)
+
+
+def test_real_power_fallback_alone(monkeypatch):
+    """The exact path in place of the C fill: every element handed to it (the fill's
+    values replaced by NaN and all reported undecided) gives the same windows."""
+    cases = [(41, 1.35, 4.0, np.float64), (40, 0.55, 0.37, np.float32), (33, 3.65, 9.0, np.float16)]
+    want = [windows.general_gaussian(M, p, sig, dtype=dt) for M, p, sig, dt in cases]
+    real = _core.exp_real_fill
+
+    def everything_undecided(*args):
+        values, _ = real(*args)
+        return np.full_like(values, np.nan), np.arange(values.size)
+
+    monkeypatch.setattr(_core, "exp_real_fill", everything_undecided)
+    for (M, p, sig, dt), w in zip(cases, want):
+        assert same(windows.general_gaussian(M, p, sig, dtype=dt), w)
+
+
+@pytest.mark.parametrize("fmt", FLOATS)
+def test_real_power_fill_ignores_the_callers_environment(fmt):
+    """The real-power C fill in one call under every rounding mode and FTZ/DAZ gives the
+    round-to-nearest fill and leaves the environment as it found it."""
+    p_, emin = PE[fmt]
+    Z = (p_ - emin) * math.log(2)
+    for P in (Fraction(3, 2), Fraction(27, 5), Fraction(1, 5)):
+        d_hi, d_lo = _exp_windows.dd_of(Fraction((2.1 * Z) ** (1 / float(P)) / 300))
+        p_hi, p_lo = _exp_windows.dd_of(P)
+        want, undecided, _, _ = _core.exp_fill_under_fpenv(-300, 1, 601, d_hi, d_lo, 0.5, 0, CODES[fmt], "nearest",
+                                                            p_hi=p_hi, p_lo=p_lo)
+        assert want[300] == 1.0 and want[0] == 0.0
+        for mode, ftz, daz in ENVIRONMENTS:
+            got, flags, before, after = _core.exp_fill_under_fpenv(-300, 1, 601, d_hi, d_lo, 0.5, 0, CODES[fmt],
+                                                                    mode, ftz, daz, p_hi=p_hi, p_lo=p_lo)
+            assert np.array_equal(flags, undecided) and np.array_equal(bits(got), bits(want)), (mode, ftz, daz)
+            for key in ("rounding", "ftz", "daz", "control", "flags"):
+                assert after[key] == before[key]

@@ -87,6 +87,8 @@ typedef struct crtrig_target {
      * undecided) and the test hook of its double-double exp stage. */
     size_t (*exp_range)(const struct crtrig_exp_args *args, size_t lo, size_t hi);
     void (*exp_dd_value)(double y_hi, double y_lo, double *hi, double *lo);
+    /* The test hook of its double-double log (exp_pass.h's xp_log; log.h). */
+    int (*log_dd_value)(double y_hi, double y_lo, double *hi, double *lo, double *err);
     /* The float64 sin/cos pass's lane for one element (the small calls). */
     crtrig_sincos64_one_fn sincos64_one;
     /* Kaiser's and the KBD window's I0 series, Kaiser's float64 rounding test. */
@@ -140,7 +142,8 @@ const crtrig_target *crtrig_target_entry(int i);
     size_t crtrig_kaiser_round64_##suffix(const double *, const double *, double, double, size_t, double *, \
                                           unsigned char *);                                     \
     size_t crtrig_kbd_finish64_##suffix(double *, const double *, double, double, double, double, size_t, \
-                                        unsigned char *);
+                                        unsigned char *); \
+    int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

@@ -85,6 +85,53 @@ int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t cou
     return rc;
 }
 
+/* The real-power fill's checks inside the fpenv bracket, then the job (P = 0 in the
+ * kernel's arguments selects exp_pass.h's real-power path). */
+static CRTRIG_NOINLINE int exp_real_work(const crtrig_target *target, double x0, double step, size_t count,
+                                         double d_hi, double d_lo, double p_hi, double p_lo, crtrig_dtype fmt,
+                                         double *out, unsigned char *undecided, size_t *n_undecided,
+                                         int participants)
+{
+    const crtrig_format *f = crtrig_format_of(fmt);
+    exp_call c;
+    if (!(d_hi >= 0x1p-600 && d_hi <= 0x1p600) || !(fabs(d_lo) <= 0x1p-52 * d_hi) ||
+        !(p_hi > 0.0 && p_hi <= (double)CRTRIG_EXP_MAX_POWER) || !(fabs(p_lo) <= 0x1p-52 * p_hi))
+        return CRTRIG_EINVAL;
+    c.target = target;
+    c.args.x0 = x0;
+    c.args.step = step;
+    c.args.s = 0.5;
+    c.args.zero_above = (double)(f->precision - f->emin) * EXP_LN2_UP * (1.0 + 0x1p-40);  /* as above */
+    c.args.limit = c.args.zero_above;
+    c.args.d_hi = d_hi;
+    c.args.d_lo = d_lo;
+    c.args.p_hi = p_hi;
+    c.args.p_lo = p_lo;
+    c.args.P = 0;
+    c.args.fmt = fmt;
+    c.args.out = out;
+    c.args.undecided = undecided;
+    return crtrig_threads_run_counting(participants, count, EXP_BLOCK, exp_range, &c, n_undecided);
+}
+
+int crtrig_exp_real_fill(int target, double x0, double step, size_t count, double d_hi, double d_lo,
+                         double p_hi, double p_lo, crtrig_dtype fmt, double *out, unsigned char *undecided,
+                         size_t *n_undecided)
+{
+    const crtrig_target *t = exp_target(target);
+    crtrig_fpenv saved;
+    int rc, participants;
+    if (!t || !t->exp_range || (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
+        return CRTRIG_EINVAL;
+    participants = crtrig_threads_claim(count, EXP_BLOCK);
+    crtrig_fpenv_enter(&saved);
+    rc = exp_real_work(t, x0, step, count, d_hi, d_lo, p_hi, p_lo, fmt, out, undecided, n_undecided,
+                       participants);
+    crtrig_fpenv_leave(&saved, 0);
+    crtrig_threads_release(participants);
+    return rc;
+}
+
 int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, double d_lo, double s,
                            int P, crtrig_dtype fmt, double *out, unsigned char *undecided,
                            size_t *n_undecided)

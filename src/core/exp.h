@@ -26,6 +26,7 @@ enum { EXP_BLOCK = 64 };
  * and limit as exp.c's exp_checked_work sets them. */
 typedef struct crtrig_exp_args {
     double x0, step, s, zero_above, limit, d_hi, d_lo;
+    double p_hi, p_lo;  /* P == 0: the real power p_hi + p_lo (crtrig_exp_real_fill) */
     int P;
     crtrig_dtype fmt;
     double *out;
@@ -49,6 +50,17 @@ int crtrig_exp_affine_fill(double x0, double step, size_t count, double d_hi, do
 int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t count, double d_hi,
                                   double d_lo, double s, int P, crtrig_dtype fmt, double *out,
                                   unsigned char *undecided, size_t *n_undecided);
+
+/* general_gaussian with a real power: out[i] = exp(-(1/2) (|x_i| d)^P) correctly
+ * rounded into fmt, x_i = x0 + i step as for crtrig_exp_affine_fill, P = p_hi + p_lo
+ * a double-double within 2^-105 P of the exact rational (0 < P <= 1024), q formed as
+ * exp(P ln y - ln 2) (log.h's log, exp_pass.h's exp), undecided elements as there.
+ * The fallback (crtrig._exp_windows, exact integers) terminates: q is algebraic and
+ * nonzero, exp(-q) transcendental (Lindemann).  target as in
+ * crtrig_exp_affine_fill_target.  Returns CRTRIG_OK or CRTRIG_EINVAL. */
+int crtrig_exp_real_fill(int target, double x0, double step, size_t count, double d_hi, double d_lo,
+                         double p_hi, double p_lo, crtrig_dtype fmt, double *out, unsigned char *undecided,
+                         size_t *n_undecided);
 
 /* Test hook: exp(y) of the double-double y = y_hi + y_lo (-620 <= y_hi <= 0, |y_lo| <= 2^-53 |y_hi|), as
  * hi + lo with the relative error bound *rel (|hi + lo - exp(y)| <= rel exp(y)),

@@ -3,7 +3,9 @@
  * (simd_*.c define CRTRIG_KERNEL_FMA and CRTRIG_SIMD_SUFFIX first; dispatch.c
  * holds CRTRIG_KERNEL(exp_range) per target).  The double-double stage (range
  * reduction by ln2/2048 with two tables, a degree-7 polynomial), the power q = s
- * (|x| d)^P, the P <= 2 recurrence and the rounding tests.  Every bound below is
+ * (|x| d)^P, the recurrences (P <= 2, and 3 <= P <= 6), the rounding tests, and for
+ * general_gaussian's real powers (args P == 0) the double-double log (xp_log) and
+ * the element q = exp(P ln y - ln 2), w = exp(-q) (xp_real_element).  Every bound below is
  * for the code as written, in round-to-nearest (the fill enters crtrig_fpenv
  * first), without contraction (-ffp-contract=off).  u = 2^-53.
  *
@@ -657,6 +659,152 @@ static size_t xp_power_blocks(const crtrig_exp_args *c, dd_t D, size_t b, size_t
     return missing;
 }
 
+/* ln 2 = XP_LN2_HI + XP_LN2_LO within 2^-109.9 ln 2 (mpmath, 300 bits). */
+#define XP_LN2_HI 0x1.62e42fefa39efp-1
+#define XP_LN2_LO 0x1.abc9e3b39803fp-56
+
+/* ln y for a double-double y = y.hi + y.lo, y.hi in [2^-1000, 2^1000], |y.lo| <=
+ * 2^-53 y.hi: returns 1 with *L and *err, |*L - ln y| <= *err (absolute), or 0
+ * (not expected: the correction below too large; the caller leaves the element
+ * undecided).
+ *
+ * y = 2^e m with m = y 2^-e in [1, 2) (frexp; the scaling is exact, lo included).
+ * ln m = L0 + ln(1 + u) for ANY double L0, with 1 + u = m exp(-L0): L0 = log(m.hi)
+ * from the C library (its accuracy only matters for the size of u, which is
+ * checked: |u~| <= 2^-40), clamped into [0, 0.7] (-L0 stays in the exp stage's
+ * domain).  E = exp(-L0) by xp_dd_scaled (relative 2^-88.7; -L0 in [-0.7, 0] gives
+ * k in {-1, 0}: the scaling is exact); v = xp_mul(m, E) (2^-103), so v = (1 + u)(1 +
+ * eta), |eta| <= 2^-88.7 + 2^-103 + 2^-191 <= 2^-88.69.  u~ = dd_add_d(v, -1) is v -
+ * 1 exactly: v.hi in [1 - 2^-39, 1 + 2^-39] makes v.hi - 1 exact (Sterbenz) and a
+ * multiple of 2^-53, so either it is 0 or at least |v.lo| (<= 2^-53): two_sum and
+ * fast_two_sum lose nothing.  Then |u~ - u| = (1 + u)|eta| <= 2^-88.68.
+ * ln(1 + u~) = u~ - u~^2/2 + R, |R| <= |u~|^3/(3 (1 - |u~|)) < 2^-121.5; lambda =
+ * dd_add_d(u~, -(u~.hi u~.hi)/2): dropping 2 u~.hi u~.lo (< 2^-132), the product's
+ * rounding (< 2^-133) and the add (2^-103 (|u~| + |u~|^2) < 2^-142): |lambda -
+ * ln(1 + u~)| < 2^-121; |ln(1 + u~) - ln(1 + u)| <= |u~ - u| / (1 - 2^-39) <=
+ * 2^-88.67.  ln m = dd_add_accurate(L0, lambda): relative 3 2^-106 / (1 - 2^-51) <
+ * 2^-104.4 of |ln m| <= 0.7: < 2^-104.9.  e ln 2: xp_mul_d((LN2_HI, LN2_LO), e), e
+ * exact: 2^-103 |e| ln2 + the constant's 2^-109.9 |e| ln 2; the final
+ * dd_add_accurate: 2^-104.4 (|e| ln2 + 0.7).  In all |L - ln y| <= 2^-88.67 + 2^-121
+ * + 2^-104.9 + 2^-104.9 + |e| ln2 (2^-103 + 2^-109.9 + 2^-104.4) <= 2^-88.66 + |e|
+ * 2^-102.7; *err = 0x1.5p-89 (2^-88.6) + |e| 0x1.7p-103 (> 2^-102.5), computed (|e| <=
+ * 1000: a sum of two doubles of distant exponents, rounded up at most by 2^-53
+ * relatively, inside the margins). */
+static int xp_log(dd_t y, dd_t *L, double *err)
+{
+    int e, k;
+    double L0, sc;
+    dd_t m, E, v, u, lambda, lm, el;
+    (void)frexp(y.hi, &e);
+    e -= 1;  /* y.hi = 2^e m.hi, m.hi in [1, 2) */
+    sc = ldexp(1.0, -e);
+    m = dd_make(y.hi * sc, y.lo * sc);
+    L0 = log(m.hi);
+    if (!(L0 >= 0.0))
+        L0 = 0.0;  /* also a NaN */
+    if (L0 > 0.7)
+        L0 = 0.7;
+    E = xp_dd_scaled(-L0, 0.0, &k);
+    E.hi = ldexp(E.hi, k);
+    E.lo = ldexp(E.lo, k);
+    v = xp_mul(m, E);
+    u = dd_add_d(v, -1.0);
+    if (!(fabs(u.hi) <= 0x1p-40))
+        return 0;
+    lambda = dd_add_d(u, -0.5 * (u.hi * u.hi));
+    lm = dd_add_accurate(dd_make(L0, 0.0), lambda);
+    el = xp_mul_d(dd_make(XP_LN2_HI, XP_LN2_LO), (double)e);
+    *L = dd_add_accurate(el, lm);
+    *err = 0x1.5p-89 + fabs((double)e) * 0x1.7p-103;
+    return 1;
+}
+
+/* One element of general_gaussian with a real power (args P == 0): w = exp(-q), q =
+ * (1/2) y^P = exp(Z), Z = P ln y - ln 2, y = |x| d, P = P_hi + P_lo > 0 (within 2^-105
+ * P of the exact rational, the caller: two roundings to nearest, 2^-106 each).
+ * 1 and *result when decided, 0 when the exact fallback must.
+ *
+ * y = xp_mul_d(D, |x|): y (1 + beta), |beta| <= 2^-105 + 2^-103 <= 2^-102.67, so
+ * ln of the computed y is within 2^-102.66 of ln y: errL = *err (xp_log) + 2^-102.
+ * PL = xp_mul(P~, L): |PL - P ln y| <= P errL (1 + 2^-100) + P |L| (2^-103 + 2^-105)
+ * (the product and P's representation), Z = dd_add_accurate(PL, -ln2~): 2^-104.4
+ * |Z| more, and ln2~'s 2^-109.9 ln 2.  errZ below bounds the sum with room (2^-102
+ * for 2^-102.7, 2^-104 for 2^-104.4, 2^-106 for 2^-110.4; the double evaluation's
+ * few roundings of 2^-53 are inside that room).
+ * Decisions on Z~ = Z.hi + Z.lo: Z~ + errZ <= -40: q <= e^-40 < 2^-57, exp(-q) in (1
+ * - 2^-57, 1): 1 in every format of <= 53 bits.  Z~ - errZ > 8: q > e^8 > 2980 >
+ * 745.2: 0 in every format.  Otherwise Z in [-40 - errZ, 8 + errZ] and q = exp(Z)
+ * by xp_dd_scaled (its derivation uses only |y_hi| <= 747, nothing of y's sign:
+ * for 0 < y_hi <= 8, N > 0 and e = N + 2^23 > 0 as well; k <= 12, k >= -58: the
+ * scaling is exact): q~ = q (1 + eps_q), |eps_q| <= 2^-88.7 + 1.0001 errZ (exp(Z +
+ * delta) = exp(Z) (1 + delta + ...), |delta| <= errZ < 2^-60, checked).  q~.hi >
+ * zero_above: 0, as in xp_element (its margin 2^-40 > eps_q).  Else w = exp(-q~) by
+ * xp_dd_scaled, F 2^k with |F 2^k - exp(-q)| <= F 2^k (2^-88.7 + 1.03 q eps_q) (as in
+ * xp_element), and e = F.hi (2^-87 + 1.05 q~.hi eps_q~) with eps_q~ = 2^-88.6 + 1.01
+ * errZ bounds it with xp_element's room; the rounding as in xp_element. */
+static int xp_real_element(double ax, dd_t D, dd_t Pd, crtrig_dtype fmt, double zero_above, double *result)
+{
+    dd_t y, L, Z, q, F;
+    double errL, errZ, eps_q, e, scale;
+    int k;
+    if (ax == 0.0) {
+        *result = 1.0;  /* 0^P = 0: exp(0) */
+        return 1;
+    }
+    y = xp_mul_d(D, ax);
+    if (!(y.hi >= 0x1p-1000 && y.hi <= 0x1p1000) || !xp_log(y, &L, &errL))
+        return 0;
+    errL += 0x1p-102;
+    Z = dd_add_accurate(xp_mul(Pd, L), dd_make(-XP_LN2_HI, -XP_LN2_LO));
+    errZ = Pd.hi * (errL + fabs(L.hi) * 0x1p-102) + fabs(Z.hi) * 0x1p-104 + 0x1p-106;
+    if (!(errZ <= 0x1p-60))
+        return 0;
+    if (Z.hi + fabs(Z.lo) + errZ <= -40.0) {
+        *result = 1.0;
+        return 1;
+    }
+    if (Z.hi - fabs(Z.lo) - errZ > 8.0) {
+        *result = 0.0;
+        return 1;
+    }
+    F = xp_dd_scaled(Z.hi, Z.lo, &k);
+    scale = xp_pow2i(k);
+    q = dd_make(F.hi * scale, F.lo * scale);
+    if (q.hi > zero_above) {
+        *result = 0.0;
+        return 1;
+    }
+    eps_q = 0x1.5p-89 + 1.01 * errZ;
+    F = xp_dd_scaled(-q.hi, -q.lo, &k);
+    e = F.hi * (0x1p-87 + 1.05 * q.hi * eps_q);
+    if (fmt == CRTRIG_FLOAT64)
+        return xp_decide_float64(F, k, e, result);
+    /* A narrower format: q <= zero_above <= 104.1, k >= -152 (as in xp_element). */
+    scale = xp_pow2i(k);
+    F.hi *= scale;
+    F.lo *= scale;
+    return crtrig_decide_dd(F, e * scale, fmt, result);
+}
+
+/* The real-power fill's elements [lo, hi), each on its own. */
+static size_t xp_real_range(const crtrig_exp_args *c, size_t lo, size_t hi)
+{
+    const dd_t D = dd_make(c->d_hi, c->d_lo), Pd = dd_make(c->p_hi, c->p_lo);
+    size_t i, missing = 0;
+    for (i = lo; i < hi; i++) {
+        double x = c->x0 + (double)i * c->step, r;
+        if (xp_real_element(fabs(x), D, Pd, c->fmt, c->zero_above, &r)) {
+            c->out[i] = r;
+            c->undecided[i] = 0;
+        } else {
+            c->out[i] = NAN;
+            c->undecided[i] = 1;
+            missing++;
+        }
+    }
+    return missing;
+}
+
 #endif
 
 /* The elements [lo, hi) of the fill c (lo a multiple of EXP_BLOCK: the pool's
@@ -671,6 +819,8 @@ size_t CRTRIG_KERNEL(exp_range)(const crtrig_exp_args *c, size_t lo, size_t hi)
     double *out = c->out;
     unsigned char *undecided = c->undecided;
     size_t i, b, missing = 0;
+    if (P == 0)
+        return xp_real_range(c, lo, hi);  /* general_gaussian's real power p_hi + p_lo */
     for (b = lo; b < hi; b += EXP_BLOCK) {
         size_t n = hi - b < EXP_BLOCK ? hi - b : EXP_BLOCK;
         double xa = x0 + (double)b * step, xb = x0 + (double)(b + n - 1) * step;
@@ -719,4 +869,15 @@ void CRTRIG_KERNEL(exp_dd_value)(double y_hi, double y_lo, double *hi, double *l
     dd_t F = xp_dd_scaled(y_hi, y_lo, &k);
     *hi = ldexp(F.hi, k);
     *lo = ldexp(F.lo, k);
+}
+
+/* The log test hook's kernel: xp_log of y_hi + y_lo; 1, or 0 where xp_log declines. */
+int CRTRIG_KERNEL(log_dd_value)(double y_hi, double y_lo, double *hi, double *lo, double *err)
+{
+    dd_t L;
+    if (!xp_log(dd_make(y_hi, y_lo), &L, err))
+        return 0;
+    *hi = L.hi;
+    *lo = L.lo;
+    return 1;
 }

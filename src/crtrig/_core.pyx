@@ -27,6 +27,12 @@ cdef extern from "exp.h" nogil:
                                       double d_lo, double s, int P, int fmt, double *out,
                                       unsigned char *undecided, size_t *n_undecided)
     int crtrig_test_exp_dd(int target, double y_hi, double y_lo, double *hi, double *lo, double *rel)
+    int crtrig_exp_real_fill(int target, double x0, double step, size_t count, double d_hi, double d_lo,
+                             double p_hi, double p_lo, int fmt, double *out, unsigned char *undecided,
+                             size_t *n_undecided)
+
+cdef extern from "log.h" nogil:
+    int crtrig_test_log_dd(int target, double y_hi, double y_lo, double *hi, double *lo, double *err)
     int CRTRIG_EXP_MAX_POWER
 
 cdef extern from "bessel_i0.h" nogil:
@@ -1232,7 +1238,7 @@ ctypedef struct _FpCall:
     int is_window         # 0 trig, 1 window, 2 exp fill, 3 kaiser, 4 sinc, 5 taylor, 6 kbd
     const double *taylor_hi
     const double *taylor_lo
-    double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s
+    double exp_x0, exp_step, exp_d_hi, exp_d_lo, exp_s, exp_p_hi, exp_p_lo
     int exp_P
     uint64_t kaiser_L
     unsigned char *exp_undecided
@@ -1267,6 +1273,10 @@ cdef int _run_fp_call(void *arg) noexcept nogil:
         return crtrig_kaiser_fill(call.exp_x0, call.exp_step, call.exp_d_hi, call.exp_d_lo, call.kaiser_L,
                                   call.count, call.dtype, <double *>call.out, call.exp_undecided,
                                   &call.exp_missing)
+    if call.is_window == 2 and call.exp_P == 0:  # general_gaussian's real power exp_p_hi + exp_p_lo
+        return crtrig_exp_real_fill(-1, call.exp_x0, call.exp_step, call.count, call.exp_d_hi, call.exp_d_lo,
+                                    call.exp_p_hi, call.exp_p_lo, call.dtype, <double *>call.out,
+                                    call.exp_undecided, &call.exp_missing)
     if call.is_window == 2:
         return crtrig_exp_affine_fill(call.exp_x0, call.exp_step, call.count, call.exp_d_hi, call.exp_d_lo,
                                       call.exp_s, call.exp_P, call.dtype, <double *>call.out,
@@ -1582,9 +1592,11 @@ def exp_affine_fill(double x0, double step, Py_ssize_t count, double d_hi, doubl
 
 
 def exp_fill_under_fpenv(double x0, double step, Py_ssize_t count, double d_hi, double d_lo, double s,
-                         int P, int fmt, str rounding, bint ftz=False, bint daz=False, flags=()):
-    """Test hook: exp_affine_fill in ONE C call under the given environment, as
-    window_under_fpenv; returns (values, undecided flags, state before, state after)."""
+                         int P, int fmt, str rounding, bint ftz=False, bint daz=False, flags=(),
+                         double p_hi=0.0, double p_lo=0.0):
+    """Test hook: exp_affine_fill (P = 0: exp_real_fill with the power p_hi + p_lo, s
+    ignored) in ONE C call under the given environment, as window_under_fpenv; returns
+    (values, undecided flags, state before, state after)."""
     cdef _FpCall call
     cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
     cdef cnp.ndarray undecided = np.zeros(count, dtype=np.uint8)
@@ -1595,6 +1607,8 @@ def exp_fill_under_fpenv(double x0, double step, Py_ssize_t count, double d_hi, 
     call.exp_d_lo = d_lo
     call.exp_s = s
     call.exp_P = P
+    call.exp_p_hi = p_hi
+    call.exp_p_lo = p_lo
     call.exp_undecided = <unsigned char *>cnp.PyArray_DATA(undecided)
     call.exp_missing = 0
     call.count = <size_t>count
@@ -1602,6 +1616,40 @@ def exp_fill_under_fpenv(double x0, double step, Py_ssize_t count, double d_hi, 
     call.out = <char *>cnp.PyArray_DATA(out)
     before, after = _run_under(&call, rounding, ftz, daz, flags)
     return out, undecided, before, after
+
+
+def exp_real_fill(double x0, double step, Py_ssize_t count, double d_hi, double d_lo, double p_hi, double p_lo,
+                  int fmt, int target=-1):
+    """exp(-(1/2) (|x0 + i step| d)^P), i < count, P = p_hi + p_lo a real power, each
+    correctly rounded into float format code `fmt` (see src/core/exp.h,
+    crtrig_exp_real_fill): (values, indices of the undecided elements, NaN in values,
+    for the exact fallback)."""
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
+    cdef size_t missing = 0
+    cdef int rc
+    with nogil:
+        rc = crtrig_exp_real_fill(target, x0, step, <size_t>count, d_hi, d_lo, p_hi, p_lo, fmt,
+                                  <double *>cnp.PyArray_DATA(out),
+                                  <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+    if rc != CRTRIG_OK:
+        raise ValueError("exp_real_fill: invalid arguments")
+    if missing:
+        return out, np.flatnonzero(flags)
+    return out, np.empty(0, dtype=np.intp)
+
+
+def log_dd_value(double y_hi, double y_lo, int target=-1):
+    """Test hook: ln(y_hi + y_lo) by the double-double log of src/core/exp_pass.h (of
+    SIMD target index `target`, -1: the active one): (hi, lo, absolute error bound)."""
+    cdef double hi = 0, lo = 0, err = 0
+    cdef int rc = crtrig_test_log_dd(target, y_hi, y_lo, &hi, &lo, &err)
+    if rc == CRTRIG_EINVAL:
+        raise ValueError("log_dd_value: y_hi must lie in [2^-1000, 2^1000] and |y_lo| <= 2^-53 y_hi "
+                         "(and the target available)")
+    if rc != CRTRIG_OK:
+        raise ArithmeticError("log_dd_value: the kernel declined (correction term too large)")
+    return hi, lo, err
 
 
 def exp_dd_value(double y_hi, double y_lo, int target=-1):

@@ -320,16 +320,34 @@ def exp_neg_half_power_rounded(y: Fraction, P: Fraction, fmt: int) -> float:
                           f"{POWER_MAX_BITS} bits (see crtrig._exp_windows)")
 
 
+def _real_power_values(x0: int, step: int, count: int, d: Fraction, P: Fraction, fmt: int) -> np.ndarray:
+    """exp(-(1/2) (|x0 + i step| d)^P) for i < count, correctly rounded into fmt: the C
+    fill (src/core/exp_pass.h: a double-double log and exp with a composed bound and a
+    rounding test) where its domain allows, each undecided element (and every element
+    outside that domain: d beyond 2^+-600, |x| from 2^53) by exp_neg_half_power_rounded."""
+    if count == 0:
+        return np.empty(0, dtype=np.float64)
+    if max(abs(x0), abs(x0 + (count - 1) * step)) < 2**53 and Fraction(2) ** -600 <= d <= Fraction(2) ** 600:
+        d_hi, d_lo = dd_of(d)
+        p_hi, p_lo = dd_of(P)
+        values, missing = _core.exp_real_fill(float(x0), float(step), count, d_hi, d_lo, p_hi, p_lo, fmt)
+        todo = missing.tolist()
+    else:
+        values = np.empty(count, dtype=np.float64)
+        todo = range(count)
+    for i in todo:
+        values[i] = exp_neg_half_power_rounded(abs(x0 + i * step) * d, P, fmt)
+    return values
+
+
 def window_real_power(L: int, M: int, d: Fraction, P: Fraction, dt) -> np.ndarray:
     """general_gaussian's window for a non-integer P = 2p > 0: the first M values of
-    the L-point window w[n] = exp(-(1/2) (|x| d)^P), x = 2n - (L - 1), in dtype dt,
-    every element by exp_neg_half_power_rounded (the first ceil(L/2), mirrored)."""
+    the L-point window w[n] = exp(-(1/2) (|x| d)^P), x = 2n - (L - 1), in dtype dt
+    (the first ceil(L/2) computed by _real_power_values, then mirrored)."""
     dt = np.dtype(dt)
     fmt = format_code(dt)
     half = (L + 1) // 2
-    values = np.empty(half, dtype=np.float64)
-    for i in range(half):
-        values[i] = exp_neg_half_power_rounded(abs(2 * i - (L - 1)) * d, P, fmt)
+    values = _real_power_values(-(L - 1), 2, half, d, P, fmt)
     result = np.empty(M, dtype=np.float64)
     n = min(half, M)
     result[:n] = values[:n]
