@@ -470,14 +470,9 @@ static size_t xp_block(double a, double h, int n, dd_t D, double s, int P, crtri
     for (j = 0; j < n; j++) {
         double r, e = w.hi * (1.0 + (double)j + 0.5 * (double)j * (double)j) * 0x1.8p-88;
         ptrdiff_t i = first + (ptrdiff_t)dir * j;
-        if ((fmt == CRTRIG_FLOAT64 && xp_quick_decide64(w, e, &r)) || crtrig_decide_dd(w, e, fmt, &r)) {
-            out[i] = r;
-            undecided[i] = 0;
-        } else {
-            out[i] = NAN;
-            undecided[i] = 1;
-            missing++;
-        }
+        int decided = (fmt == CRTRIG_FLOAT64 && xp_quick_decide64(w, e, &r)) ||
+                      crtrig_decide_dd(w, e, fmt, &r);
+        missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
         w = xp_mul(w, rho);
         if (P == 2)
             rho = xp_mul(rho, G);
@@ -583,15 +578,9 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
         for (m = 0; m <= P; m++)
             S += cj[m];  /* S_P(j), an exact integer (< 2^13) */
         e = rho[0].hi * S * 0x1p-87;
-        if ((fmt == CRTRIG_FLOAT64 && xp_quick_decide64(rho[0], e, &r)) ||
-            crtrig_decide_dd(rho[0], e, fmt, &r)) {
-            out[i] = r;
-            undecided[i] = 0;
-        } else {
-            out[i] = NAN;
-            undecided[i] = 1;
-            missing++;
-        }
+        int decided = (fmt == CRTRIG_FLOAT64 && xp_quick_decide64(rho[0], e, &r)) ||
+                      crtrig_decide_dd(rho[0], e, fmt, &r);
+        missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
         if (j + 1 == n)
             break;
         for (k = 0; k < P; k++)
@@ -608,14 +597,8 @@ static size_t xp_direct(const crtrig_exp_args *c, dd_t D, size_t i0, size_t i1)
     size_t i, missing = 0;
     for (i = i0; i < i1; i++) {
         double x = c->x0 + (double)i * c->step, r;
-        if (xp_element(fabs(x), D, c->s, c->P, c->fmt, c->zero_above, &r)) {
-            c->out[i] = r;
-            c->undecided[i] = 0;
-        } else {
-            c->out[i] = NAN;
-            c->undecided[i] = 1;
-            missing++;
-        }
+        int decided = xp_element(fabs(x), D, c->s, c->P, c->fmt, c->zero_above, &r);
+        missing += crtrig_record_element(&c->out[i], &c->undecided[i], decided, &r);
     }
     return missing;
 }
@@ -793,14 +776,8 @@ static size_t xp_real_range(const crtrig_exp_args *c, size_t lo, size_t hi)
     size_t i, missing = 0;
     for (i = lo; i < hi; i++) {
         double x = c->x0 + (double)i * c->step, r;
-        if (xp_real_element(fabs(x), D, Pd, c->fmt, c->zero_above, &r)) {
-            c->out[i] = r;
-            c->undecided[i] = 0;
-        } else {
-            c->out[i] = NAN;
-            c->undecided[i] = 1;
-            missing++;
-        }
+        int decided = xp_real_element(fabs(x), D, Pd, c->fmt, c->zero_above, &r);
+        missing += crtrig_record_element(&c->out[i], &c->undecided[i], decided, &r);
     }
     return missing;
 }
@@ -847,14 +824,8 @@ size_t CRTRIG_KERNEL(exp_range)(const crtrig_exp_args *c, size_t lo, size_t hi)
         }
         for (i = b; i < b + n; i++) {
             double x = x0 + (double)i * step, r;
-            if (xp_element(fabs(x), D, s, P, fmt, zero_above, &r)) {
-                out[i] = r;
-                undecided[i] = 0;
-            } else {
-                out[i] = NAN;
-                undecided[i] = 1;
-                missing++;
-            }
+            int decided = xp_element(fabs(x), D, s, P, fmt, zero_above, &r);
+            missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
         }
     }
     return missing;

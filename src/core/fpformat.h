@@ -2,6 +2,7 @@
 #ifndef CRTRIG_FPFORMAT_H
 #define CRTRIG_FPFORMAT_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "crtrig/crtrig.h"
@@ -48,6 +49,18 @@ int crtrig_decide_d(double y, double e, crtrig_dtype fmt, double *result);
  * is <= 2^-103 (|y| + e): the caller's e covers that.  crtrig_round_dd needs
  * |hi| >= 2^-1021 for float64 (its half gap is then exact). */
 int crtrig_decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result);
+
+/* One element of the window fills whose elements may stay undecided (exp windows,
+ * KBD, Bohman/Lanczos, Taylor): *out = *r and *undecided = 0 when decided, else the
+ * NaN placeholder and *undecided = 1, for the caller's exact fallback (*r is read
+ * only when decided: an undecided stage may leave it unset).  Returns 1 for an
+ * undecided element (the fills count them). */
+static inline size_t crtrig_record_element(double *out, unsigned char *undecided, int decided, const double *r)
+{
+    *out = decided ? *r : NAN;
+    *undecided = (unsigned char)!decided;
+    return (size_t)!decided;
+}
 
 /* Store v into *p as dtype.  For a float dtype v must be exactly representable
  * in it (or NaN); for an integer dtype v is a float32 value and is truncated

@@ -88,14 +88,8 @@ static size_t kbd_finish_range(void *arg, size_t lo, size_t hi)
     for (n = lo; n < hi; n++) {
         dd_t w = kbd_sqrt(dd_mul(dd_make(c->out[n], c->a_lo[n]), c->inv));
         double r, e = w.hi * ((KL + 4.01 * (double)(n + c->L)) * 0x1p-106);
-        if (crtrig_decide_dd(w, e, c->fmt, &r)) {
-            c->out[n] = r;
-            c->undecided[n] = 0;
-        } else {
-            c->out[n] = NAN;
-            c->undecided[n] = 1;
-            missing++;
-        }
+        int decided = crtrig_decide_dd(w, e, c->fmt, &r);
+        missing += crtrig_record_element(&c->out[n], &c->undecided[n], decided, &r);
     }
     return missing;
 }

@@ -289,14 +289,7 @@ static size_t sinc_range(void *arg, size_t lo, size_t hi)
         } else {
             decided = c->kind == CRTRIG_SINC_LANCZOS ? lanczos_value(c, k, &r) : bohman_value(c, k, &r);
         }
-        if (decided) {
-            c->out[n] = r;
-            c->undecided[n] = 0;
-        } else {
-            c->out[n] = NAN;
-            c->undecided[n] = 1;
-            missing++;
-        }
+        missing += crtrig_record_element(&c->out[n], &c->undecided[n], decided, &r);
     }
     return missing;
 }

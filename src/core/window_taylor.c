@@ -131,14 +131,7 @@ static size_t taylor_range(void *arg, size_t lo, size_t hi)
             r = 1.0;
         else
             decided = taylor_value(c, j, &r);
-        if (decided) {
-            c->out[n] = r;
-            c->undecided[n] = 0;
-        } else {
-            c->out[n] = NAN;
-            c->undecided[n] = 1;
-            missing++;
-        }
+        missing += crtrig_record_element(&c->out[n], &c->undecided[n], decided, &r);
     }
     return missing;
 }
