@@ -14,6 +14,7 @@
   type their overload returns.
 """
 import ast
+import importlib.util
 import os
 import pkgutil
 import re
@@ -41,9 +42,14 @@ def public_modules():
 
 
 def stub_path(module):
+    """The stub of a module, or of a package (its __init__.pyi); by the import system's
+    spec, not by the directory: the installed crtrig has a data directory cases/ next to
+    the module cases.py."""
     parts = module.split(".")[1:]
     path = os.path.join(PACKAGE_DIR, *parts)
-    return os.path.join(path, "__init__.pyi") if os.path.isdir(path) else path + ".pyi"
+    if parts and importlib.util.find_spec(module).submodule_search_locations is None:
+        return path + ".pyi"
+    return os.path.join(path, "__init__.pyi")
 
 
 def typing_scripts():
