@@ -232,7 +232,9 @@ static dd_t sine_value(const crtrig_sinpi_table *t, uint64_t m)
 /* crtrig_decide_dd's e for sine_value's y: |y - c| <= 9.5 2^-103 |c| and the ends'
  * dd_add_d 2^-103 (|y| + e); with |c| <= |y| (1 + 2^-101) and |y| <= |y_hi| (1 + 2^-53)
  * both are < 10.6 2^-103 |y_hi| < 2^-98 |y_hi| = 32 2^-103 |y_hi| (the scaling by a
- * power of two is exact: |y_hi| >= sin(pi/2^51) > 2^-50, so no underflow). */
+ * power of two is exact: for m >= 1, |y_hi| >= RN(sin(pi/2^52)) > 2^-51 (D/2 <= 2^52),
+ * so no underflow; m = 0 is c = 0, an exact phase in spec->skip, never computed, and
+ * would give e = 0 and go on to the fixed-point stage). */
 static double sine_bound(dd_t y)
 {
     return fabs(y.hi) * 0x1p-98;
