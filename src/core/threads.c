@@ -52,6 +52,7 @@
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE  /* sched_getaffinity, CPU_COUNT, pthread_getattr_np */
 #endif
+#include <stdint.h>
 #include <stdlib.h>
 #include "crtrig/crtrig.h"
 #include "fpenv.h"
@@ -454,6 +455,14 @@ int crtrig_threads_claim(size_t count, size_t block)
         p->busy = 1;
     unlock_pool();
     return participants;
+}
+
+int crtrig_threads_claim_weighted(size_t count, size_t block, size_t weight)
+{
+    if (weight < 1)
+        weight = 1;
+    return crtrig_threads_claim(count > SIZE_MAX / weight ? SIZE_MAX : weight * count,
+                                block > SIZE_MAX / weight ? SIZE_MAX : weight * block);
 }
 
 void crtrig_threads_release(int participants)

@@ -56,6 +56,12 @@ typedef int (*crtrig_job_fn)(void *ctx, int participant, crtrig_job *job);
  * (1 .. the thread count, at most the cap and one per block); above 1 the pool is
  * claimed for this call and crtrig_threads_release must follow. */
 int crtrig_threads_claim(size_t count, size_t block);
+
+/* crtrig_threads_claim for items that each cost about `weight` times the 0.5 ns
+ * element the pool's threshold counts (threads.c): count and block are weighed
+ * alike (count saturating at SIZE_MAX), so the split starts at threshold/weight
+ * items; weight >= 1. */
+int crtrig_threads_claim_weighted(size_t count, size_t block, size_t weight);
 void crtrig_threads_release(int participants);
 
 /* Run fn on `participants` threads (the value crtrig_threads_claim gave, or 1)

@@ -349,7 +349,7 @@ int crtrig_sinc_window_fill(int kind, uint64_t D, size_t count, crtrig_dtype fmt
      * an element here costs 15-40 ns, so the claim weighs each as 16 (the split
      * then starts at 4096 elements, about 80 us of work).  The job itself is over
      * the `count` elements, in blocks of SINC_BLOCK. */
-    participants = crtrig_threads_claim(count > SIZE_MAX / 16 ? SIZE_MAX : 16 * count, 16 * SINC_BLOCK);
+    participants = crtrig_threads_claim_weighted(count, SINC_BLOCK, 16);
     crtrig_fpenv_enter(&saved);
     rc = sinc_work(kind, D, count, fmt, out, undecided, n_undecided, participants);
     crtrig_fpenv_leave(&saved, 0);

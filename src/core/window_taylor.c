@@ -186,8 +186,7 @@ int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *
     /* The pool's threshold counts elements near 0.5 ns each (threads.c); an element
      * here costs about 10 ns per coefficient, so each weighs 16 (K + 1). */
     weight = 16 * (K + 1);
-    participants = crtrig_threads_claim(count > SIZE_MAX / weight ? SIZE_MAX : weight * count,
-                                        weight * TAYLOR_BLOCK);
+    participants = crtrig_threads_claim_weighted(count, TAYLOR_BLOCK, weight);
     crtrig_fpenv_enter(&saved);
     rc = taylor_work(&c, count, participants, n_undecided);
     crtrig_fpenv_leave(&saved, 0);
