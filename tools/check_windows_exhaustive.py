@@ -218,6 +218,7 @@ def _oracle(name, max_m, cache_dir):
         with open(path, "rb") as f:
             return pickle.load(f), True
     result = Expected(family_of(), max_m)
+    path.parent.mkdir(parents=True, exist_ok=True)  # a --oracle-cache directory not made yet
     with open(path.with_suffix(".tmp"), "wb") as f:
         pickle.dump(result, f, protocol=pickle.HIGHEST_PROTOCOL)
     path.with_suffix(".tmp").rename(path)

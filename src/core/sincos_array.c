@@ -452,17 +452,25 @@ static int trig_call(const crtrig_target *target, crtrig_trig_func func, crtrig_
         return CRTRIG_EINVAL;
     if (count == 1 && checked && !counts && dtype == CRTRIG_FLOAT64 && (func == CRTRIG_SIN || func == CRTRIG_COS)) {
         /* A Python float or a float64 scalar: the lane alone (see small_call), and
-         * small_call below only for what it leaves (inf, NaN, a failed rounding test). */
+         * what it leaves (inf, NaN, a failed rounding test) straight to the scalar
+         * stages from the double stage, as small_call does, without running the lane
+         * a second time. */
+        crtrig_trig_task task;
         double x, y;
-        int left;
+        int raise_flags = 0;
         memcpy(&x, in, sizeof x);  /* read before out is written */
         crtrig_fpenv_enter(&env);
-        left = lane64(target, func)((int)func, x, &y);
-        crtrig_fpenv_leave(&env, 0);
-        if (!left) {
+        if (!lane64(target, func)((int)func, x, &y)) {
             memcpy(out, &y, sizeof y);
-            return CRTRIG_OK;
+            rc = CRTRIG_OK;
+        } else {
+            crtrig_trig_task_init(&task, NULL, NULL);
+            rc = decide_element(&task, (int)func, dtype, CRTRIG_STAGE_DOUBLE, in, out);
+            crtrig_trig_task_end(&task);
+            raise_flags = task.raise_flags;
         }
+        crtrig_fpenv_leave(&env, raise_flags);
+        return rc;
     }
     call.target = target;
     call.opt = opt;
