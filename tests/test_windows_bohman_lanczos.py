@@ -1,4 +1,4 @@
-"""crtrig.windows.bohman and crtrig.windows.lanczos (src/core/window_sinc.c,
+"""crtrig.windows.bohman and crtrig.windows.lanczos (src/core/window_sinc.c, sinc_pass.h,
 crtrig._sinc_windows) against the mpmath oracle (tests/oracle.py, "scipy's Bohman
 and Lanczos windows": scipy's own formulas in x = 2n/(L - 1) - 1): every dtype, both
 modes, every M from 0 to 300; sampled elements of long windows (10^5, 2^20 + 3, and
@@ -202,7 +202,7 @@ def test_close_to_scipy():
 
 
 def test_the_c_constants():
-    """window_sinc.c's 1/pi and Bohman series coefficients, each within 2^-106 of its
+    """window_sinc_coef.c's 1/pi and Bohman series coefficients, each within 2^-106 of its
     value (mpmath at 300 bits)."""
     with mpmath.workprec(300):
         exact = [1 / mpmath.pi] + [(-1) ** j * (2 * j + 2) * mpmath.pi ** (2 * j + 2) / mpmath.factorial(2 * j + 3)
@@ -279,6 +279,36 @@ def test_thread_counts_bit_identical():
         _core._require_all_workers(False)
         _core._set_parallel_threshold(threshold)
         crtrig.set_num_threads(before)
+
+
+TARGETS = [i for i, name in enumerate(_core._supported_target_slots()) if name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_simd_targets_bit_identical_and_correct(name):
+    """The C fill (sinc_pass.h) on every SIMD target of this machine (baseline:
+    Dekker's products; avx2, avx512: FMA): identical bits and undecided sets in
+    every format, and sampled elements (ends, the series switch, the quarter point,
+    the centre, random) equal to the oracle."""
+    kind = KIND[name]
+    rng = random.Random(name)
+    for L in (2, 3, 4, 17, 1001, 4098, 100001, 2**20 + 4):
+        D = L - 1
+        half = (L + 1) // 2
+        for fmt in FLOATS:
+            runs = [_core.sinc_fill(kind, D, half, CODES[fmt], t) for t in TARGETS]
+            values, missing = runs[0]
+            for other, other_missing in runs[1:]:
+                assert np.array_equal(bits(other), bits(values)) and np.array_equal(other_missing, missing), \
+                    (name, L, fmt)
+            for n in _sample(L, rng, count=4):
+                if n in missing:
+                    continue
+                want = (oracle.scipy_bohman_value if name == "bohman" else oracle.scipy_lanczos_value)(
+                    L, True, n, (fmt,))[fmt]
+                assert values[n] == want, (name, L, n, fmt)
+    with pytest.raises(ValueError):
+        _core.sinc_fill(kind, 100, 51, CODES["float64"], 7)  # no such target
 
 
 @pytest.mark.parametrize("name", NAMES)

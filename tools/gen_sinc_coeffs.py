@@ -1,4 +1,4 @@
-"""Print the double-double constants of src/core/window_sinc.c (1/pi and Bohman's
+"""Print the double-double constants of src/core/window_sinc_coef.c (1/pi and Bohman's
 series coefficients b_j = (-1)^j (2j + 2) pi^(2j+2)/(2j + 3)!, j = 0 .. 9), each as
 {RN(c), RN(c - hi)}, checked within 2^-106 of c.  Needs mpmath (a test dependency)."""
 import mpmath

@@ -24,6 +24,7 @@ struct crtrig_sinpi_table;
 struct crtrig_window_coef;
 struct crtrig_exp_args;
 struct crtrig_i0_table;
+struct crtrig_sinc_args;
 
 /* The I0 series of Kaiser's windows (kaiser_pass.h): S(y_n) as double-doubles for
  * n = n0 .. n0 + count - 1, and Kaiser's float64 rounding test of S inv. */
@@ -95,6 +96,9 @@ typedef struct crtrig_target {
     crtrig_i0_series_fn i0_series;
     crtrig_kaiser_round64_fn kaiser_round64;
     crtrig_kbd_finish64_fn kbd_finish64;
+    /* The Lanczos and Bohman windows' elements [lo, hi) (sinc_pass.h; returns how
+     * many it left undecided). */
+    size_t (*sinc_range)(const struct crtrig_sinc_args *args, size_t lo, size_t hi);
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -143,7 +147,8 @@ const crtrig_target *crtrig_target_entry(int i);
                                           unsigned char *);                                     \
     size_t crtrig_kbd_finish64_##suffix(double *, const double *, double, double, double, double, size_t, \
                                         unsigned char *); \
-    int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);
+    int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);              \
+    size_t crtrig_sinc_range_##suffix(const struct crtrig_sinc_args *, size_t, size_t);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

@@ -20,6 +20,7 @@
 #include "tan_pass.h"
 #include "exp_pass.h"
 #include "kaiser_pass.h"
+#include "sinc_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

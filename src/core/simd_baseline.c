@@ -19,3 +19,4 @@
 #include "tan_pass.h"
 #include "exp_pass.h"
 #include "kaiser_pass.h"
+#include "sinc_pass.h"

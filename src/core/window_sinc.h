@@ -17,6 +17,27 @@
 #define CRTRIG_SINC_LANCZOS 0
 #define CRTRIG_SINC_BOHMAN 1
 
+struct crtrig_sinpi_table;
+
+/* One fill, as the per-target kernel sinc_range (sinc_pass.h) reads it. */
+typedef struct crtrig_sinc_args {
+    const struct crtrig_sinpi_table *t;
+    int shift;       /* t->B = 2^shift: r/B and r mod B without a division */
+    int kind;
+    uint64_t D;
+    /* Lanczos: the coarse entries times D/pi, [a - a_first] as the table's (window_sinc.c). */
+    const double *ks_hi, *ks_lo, *kc_hi, *kc_lo;
+    crtrig_dtype fmt;
+    double *out;
+    unsigned char *undecided;
+} crtrig_sinc_args;
+
+/* 1/pi within 2^-106 (relative), and Bohman's series coefficients b_j = (-1)^j
+ * (2j + 2) pi^(2j+2)/(2j + 3)!, j = 0 .. 9, each {RN(b_j), RN(b_j - hi)}
+ * (window_sinc_coef.c; tools/gen_sinc_coeffs.py prints them). */
+extern const double CRTRIG_SINC_INV_PI[2];
+extern const double CRTRIG_BOHMAN_C[10][2];
+
 /* D is at most this (the sinpi table's limit, window_table.h). */
 #define CRTRIG_SINC_MAX_D ((uint64_t)1 << 52)
 
@@ -26,6 +47,12 @@
  * Returns CRTRIG_OK, CRTRIG_ENOMEM (nothing written) or CRTRIG_EINVAL. */
 int crtrig_sinc_window_fill(int kind, uint64_t D, size_t count, crtrig_dtype fmt, double *out,
                             unsigned char *undecided, size_t *n_undecided);
+
+/* crtrig_sinc_window_fill through the kernel of target index `target` (0 baseline,
+ * 1 avx2, 2 avx512; -1: the active target), for the tests that compare targets:
+ * CRTRIG_EINVAL also for a target this build or CPU lacks. */
+int crtrig_sinc_window_fill_target(int target, int kind, uint64_t D, size_t count, crtrig_dtype fmt, double *out,
+                                   unsigned char *undecided, size_t *n_undecided);
 
 /* Test hook: the Bohman series coefficients {hi, lo} (index j of 10) and 1/pi (j = -1). */
 int crtrig_test_sinc_constant(int j, double *hi, double *lo);

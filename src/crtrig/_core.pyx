@@ -54,6 +54,8 @@ cdef extern from "dispatch.h" nogil:
 cdef extern from "window_sinc.h" nogil:
     int crtrig_sinc_window_fill(int kind, uint64_t D, size_t count, int fmt, double *out,
                                 unsigned char *undecided, size_t *n_undecided)
+    int crtrig_sinc_window_fill_target(int target, int kind, uint64_t D, size_t count, int fmt, double *out,
+                                       unsigned char *undecided, size_t *n_undecided)
     int crtrig_test_sinc_constant(int j, double *hi, double *lo)
     uint64_t CRTRIG_SINC_MAX_D
 
@@ -1763,11 +1765,12 @@ def kaiser_fill_under_fpenv(double c_hi, double c_lo, double inv_hi, double inv_
 SINC_MAX_D = CRTRIG_SINC_MAX_D
 
 
-def sinc_fill(int kind, uint64_t D, Py_ssize_t count, int fmt):
+def sinc_fill(int kind, uint64_t D, Py_ssize_t count, int fmt, int target=-1):
     """w(2n/D), n < count, of the Lanczos (kind 0) or Bohman (kind 1) window of D + 1
     points, correctly rounded into float format `fmt` (see src/core/window_sinc.h):
     (values, indices of the undecided elements, NaN in values, for the exact
-    fallback)."""
+    fallback).  `target`: the kernel's SIMD target index (-1: the active one; the
+    tests compare targets)."""
     cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
     cdef cnp.ndarray flags = np.empty(count, dtype=np.uint8)
     cdef size_t missing = 0
@@ -1775,8 +1778,8 @@ def sinc_fill(int kind, uint64_t D, Py_ssize_t count, int fmt):
     if count < 0:
         raise ValueError("sinc_fill: count must be >= 0")
     with nogil:
-        rc = crtrig_sinc_window_fill(kind, D, <size_t>count, fmt, <double *>cnp.PyArray_DATA(out),
-                                     <unsigned char *>cnp.PyArray_DATA(flags), &missing)
+        rc = crtrig_sinc_window_fill_target(target, kind, D, <size_t>count, fmt, <double *>cnp.PyArray_DATA(out),
+                                            <unsigned char *>cnp.PyArray_DATA(flags), &missing)
     if rc == CRTRIG_ENOMEM:
         raise MemoryError("sinc_fill: the sinpi table could not be allocated")
     if rc != CRTRIG_OK:
