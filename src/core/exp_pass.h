@@ -10,12 +10,12 @@
  * first), without contraction (-ffp-contract=off).  u = 2^-53.
  *
  * The double-double operations are dd.h's, except that the exact product inside
- * xp_mul and xp_mul_d is kernel_dd.h's kd_two_prod (one fma where the target has
+ * kd_dd_mul and xp_mul_d is kernel_dd.h's kd_two_prod (one fma where the target has
  * it, Dekker's product as dd.h's otherwise).  Both give hi = RN(a b) and lo = a b
  * - hi exactly as long as no product falls below 2^-969 (Dekker's partial
  * products, or the fma's exact residual, would underflow there), and the
  * magnitudes stated at each stage below keep every product used above that (the
- * same condition dd.h's product needed here before), so xp_mul and xp_mul_d give
+ * same condition dd.h's product needed here before), so kd_dd_mul and xp_mul_d give
  * the same bits as dd_mul and dd_mul_d, with dd.h's bound 2^-103, on every target:
  * the fill's values and the set of elements it leaves undecided do not depend on
  * the target.
@@ -34,19 +34,14 @@
 #include "exp.h"
 #include "fpformat.h"
 #include "kernel_dd.h"
+#include "kernel_dd_mul.h"
 #include "pass_common.h"
 
 #ifndef CRTRIG_EXP_PASS_ONCE
 #define CRTRIG_EXP_PASS_ONCE
 
-/* xp_mul and xp_mul_d (dd.h) with the exact product kd_two_prod: the same bits
- * (see above), |err| <= 2^-103 |a b|. */
-KD_INLINE dd_t xp_mul(dd_t a, dd_t b)
-{
-    kdd_t p = kd_two_prod(a.hi, b.hi);
-    return dd_fast_two_sum(p.hi, p.lo + (a.hi * b.lo + a.lo * b.hi));
-}
-
+/* dd.h's dd_mul_d with the exact product kd_two_prod: the same bits (see above),
+ * |err| <= 2^-103 |a d|.  kd_dd_mul (kernel_dd_mul.h) is dd_mul's. */
 KD_INLINE dd_t xp_mul_d(dd_t a, double d)
 {
     kdd_t p = kd_two_prod(a.hi, d);
@@ -189,11 +184,11 @@ static inline double xp_pow2i(int k)  /* 2^k for -1022 <= k <= 1023, exact */
  *   rounding: the coefficients (1/6 relative u/2, the others far below ulp(1/6)
  *   after scaling by h), Horner's four steps (< 1.2 u relative on c), h h h c (3
  *   roundings): relative < 5 u on |T| < 2^-40.08: < 2^-90.8.
- * The rest in double-double: r2 = xp_mul(r, r)/2 (2^-103 of 2^-26); u = dd_add_d(r2,
+ * The rest in double-double: r2 = kd_dd_mul(r, r)/2 (2^-103 of 2^-26); u = dd_add_d(r2,
  * T) (|T| <= |r2| |h|/3: 2^-103 of 2^-25.9); v = dd_add(r, u) (|u| <= |r|/4: 2^-103
  * of 2^-12.4); E = dd_add_d(v, 1) (|v| <= 1/4: 2^-103 (1 + 2^-12.4)).  So |E -
  * exp(r)| < 2^-91.4 + 2^-90.8 + 2^-102.9 + ... < 2^-90.0, relative (E >= 1 - 2^-12.4)
- * < 2^-89.9.  F = xp_mul(xp_mul(E, T1[i]), T2[j]): two products (2^-103 each) and
+ * < 2^-89.9.  F = kd_dd_mul(kd_dd_mul(E, T1[i]), T2[j]): two products (2^-103 each) and
  * the tables (2^-106 each): < 2^-101.  With the reduction, relative error <
  * 2^-89.9 + 2^-95.2 + 2^-101 < 2^-89.8 (all first order; the products of the
  * relative errors are below 2^-170).  We use 2^-88.7 (the stated bound). */
@@ -212,12 +207,12 @@ static dd_t xp_dd_scaled(double y_hi, double y_lo, int *k_out)
     double c = 0x1.5555555555555p-3 + h * (0x1.5555555555555p-5 + h * (0x1.1111111111111p-7
                + h * (0x1.6c16c16c16c17p-10 + h * 0x1.a01a01a01a01ap-13)));
     double T = ((h * h) * h) * c;
-    dd_t r2 = xp_mul(r, r), E, F;
+    dd_t r2 = kd_dd_mul(r, r), E, F;
     r2.hi *= 0.5;
     r2.lo *= 0.5;
     E = dd_add_d(dd_add(r, dd_add_d(r2, T)), 1.0);
-    F = xp_mul(E, dd_make(EXP_T1[i][0], EXP_T1[i][1]));
-    F = xp_mul(F, dd_make(EXP_T2[j][0], EXP_T2[j][1]));
+    F = kd_dd_mul(E, dd_make(EXP_T1[i][0], EXP_T1[i][1]));
+    F = kd_dd_mul(F, dd_make(EXP_T2[j][0], EXP_T2[j][1]));
     *k_out = k;
     return F;
 }
@@ -230,7 +225,7 @@ static dd_t xp_dd_scaled(double y_hi, double y_lo, int *k_out)
  *
  * Error: D = d_hi + d_lo has |D - d| <= 2^-105 d; b = xp_mul_d(D, |x|) adds
  * 2^-103: b = |x| d (1 + beta), |beta| <= 2^-102.7.  b^P by left-to-right binary
- * powering takes at most 2 floor(log2 P) <= 20 xp_mul (2^-103 each): the computed
+ * powering takes at most 2 floor(log2 P) <= 20 kd_dd_mul (2^-103 each): the computed
  * power is (|x| d)^P (1 + beta)^P (1 + gamma), |gamma| <= 20.01 2^-103, so
  * |q_computed/q - 1| <= (P + 21) 2^-102.7 (1.001) <= (3P + 4) 2^-101 / 1.03 for
  * every P >= 1 (the stated eps_q).  For P > 64 the power is carried as a mantissa
@@ -238,7 +233,7 @@ static dd_t xp_dd_scaled(double y_hi, double y_lo, int *k_out)
  * nothing overflows or underflows whatever P.  For P <= 64 the prechecks below
  * (P (eb - 1) <= 12 and P eb >= -56 when they pass) keep b in [2^(-56/P - 1),
  * 2^(12/P + 1)) and b^P in [2^(-56 - P), 2^(12 + P)): every power b^j, j <= P, lies
- * between b and b^P, inside [2^-120, 2^76], where xp_mul's bound holds.
+ * between b and b^P, inside [2^-120, 2^76], where kd_dd_mul's bound holds.
  * Prechecks with b.hi = m 2^eb, m in [1/2, 1): b in [2^(eb-1), 2^eb) (1 +- 2^-100). */
 static int xp_argument(double ax, dd_t D, double s, int P, dd_t *q)
 {
@@ -254,17 +249,17 @@ static int xp_argument(double ax, dd_t D, double s, int P, dd_t *q)
         if ((long)P * eb < -56)        /* q <= 2^-57 (1 + 2^-90) */
             return 1;
         if (P <= 2) {
-            *q = P == 1 ? b : xp_mul(b, b);
+            *q = P == 1 ? b : kd_dd_mul(b, b);
         } else {
-            /* Left-to-right binary powering: at most 2 floor(log2 64) = 12 xp_mul. */
+            /* Left-to-right binary powering: at most 2 floor(log2 64) = 12 kd_dd_mul. */
             dd_t m = b;
             int bit = 6;
             while (!((P >> bit) & 1))
                 bit--;
             for (bit--; bit >= 0; bit--) {
-                m = xp_mul(m, m);
+                m = kd_dd_mul(m, m);
                 if ((P >> bit) & 1)
-                    m = xp_mul(m, b);
+                    m = kd_dd_mul(m, b);
             }
             *q = m;
         }
@@ -276,10 +271,10 @@ static int xp_argument(double ax, dd_t D, double s, int P, dd_t *q)
         while (!((P >> bit) & 1))
             bit--;
         for (bit--; bit >= 0; bit--) {
-            m = xp_mul(m, m);
+            m = kd_dd_mul(m, m);
             E *= 2;
             if ((P >> bit) & 1) {
-                m = xp_mul(m, base);
+                m = kd_dd_mul(m, base);
                 E += base_e;
             }
             (void)frexp(m.hi, &ex);  /* m in [1/8, 1): ex in {-2, -1, 0} */
@@ -403,7 +398,7 @@ static int xp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, doub
  * whether it can be used there: 0 when q > limit (the caller computes otherwise).
  * Relative error <= eps_f = 2^-88: xp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
  * q <= 745.2 and eps_q <= 2^-101.2 for every argument xp_block forms (one
- * xp_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a xp_mul, as in
+ * xp_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a kd_dd_mul, as in
  * (d a)^2, (d h)^2 and (d h)(d (2a + h)): 2 2^-102.7 + 2^-103 < 2^-101.2; the
  * scalings by s and 2 are exact): 745.2 1.03 2^-101.2 < 2^-91.5, and 2^-88.7 +
  * 2^-91.5 < 2^-88.5.  The scaling by 2^k is exact: q <= 620 gives k >=
@@ -428,8 +423,8 @@ static int xp_fresh_exp(dd_t q, double limit, dd_t *w)
  *          rho_j = exp(-D_j), rho_{j+1} = rho_j G, G = exp(-2 s d^2 h^2).
  * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
  * eps_f = 2^-88 each: xp_fresh_exp; their arguments are formed from D as in
- * xp_argument, D_0 = s (d h)(d (2a + h)) with two xp_mul_d and one xp_mul:
- * relative 2^-101.2, within xp_fresh_exp's eps_q), each later value one xp_mul
+ * xp_argument, D_0 = s (d h)(d (2a + h)) with two xp_mul_d and one kd_dd_mul:
+ * relative 2^-101.2, within xp_fresh_exp's eps_q), each later value one kd_dd_mul
  * (2^-103).  By induction (first order; the products of the error terms are below
  * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
  * (rel(rho_j) + 2^-103) <= (1 + J + J^2/2)(eps_f + 2^-103), also for P = 1 (there
@@ -455,9 +450,9 @@ static size_t xp_block(double a, double h, int n, dd_t D, double s, int P, crtri
         G = dd_make(1.0, 0.0);
     } else {
         dd_t b = xp_mul_d(D, a), c = xp_mul_d(D, 2.0 * a + h);
-        q = xp_mul(b, b);
-        rho = xp_mul(dh, c);
-        G = xp_mul(dh, dh);
+        q = kd_dd_mul(b, b);
+        rho = kd_dd_mul(dh, c);
+        G = kd_dd_mul(dh, dh);
         G.hi *= 2.0 * s;
         G.lo *= 2.0 * s;
     }
@@ -473,9 +468,9 @@ static size_t xp_block(double a, double h, int n, dd_t D, double s, int P, crtri
         int decided = (fmt == CRTRIG_FLOAT64 && xp_quick_decide64(w, e, &r)) ||
                       crtrig_decide_dd(w, e, fmt, &r);
         missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
-        w = xp_mul(w, rho);
+        w = kd_dd_mul(w, rho);
         if (P == 2)
-            rho = xp_mul(rho, G);
+            rho = kd_dd_mul(rho, G);
     }
     return missing;
 }
@@ -510,7 +505,7 @@ static const double XP_KS[XP_REC_MAX + 1][XP_REC_MAX + 1] = {
  * Start values: v_k(0) = s sum_{m=k}^{P} C(P, m) k! S(m, k) A^(P-m) H^m (expand
  * (A + jH)^P in powers of j; Delta^k j^m at 0 is k! S(m, k)): a sum of non-negative
  * terms, no cancellation.  A = xp_mul_d(D, a), H = xp_mul_d(D, h): relative 2^-105
- * (D) + 2^-103 <= 2^-102.67 each; A^i, H^i by repeated xp_mul, the product of the
+ * (D) + 2^-103 <= 2^-102.67 each; A^i, H^i by repeated kd_dd_mul, the product of the
  * two powers, the exact integer coefficient (< 2^16) by xp_mul_d: at most P
  * operations of 2^-103 on P factors of 2^-102.67, so each term is within P
  * (2^-102.67 + 2^-103) relatively; the at most P terms summed by P - 1 dd_add of
@@ -521,7 +516,7 @@ static const double XP_KS[XP_REC_MAX + 1][XP_REC_MAX + 1] = {
  * error <= eps_f = 2^-88.03.  (For the other formats limit is zero_above <= 104.1:
  * smaller.)
  *
- * Propagation: with delta = 2^-103 (one xp_mul) and eps = eps_f + delta, by
+ * Propagation: with delta = 2^-103 (one kd_dd_mul) and eps = eps_f + delta, by
  * induction on j (first order) rel(rho_k(j)) <= eps S_{P-k}(j) - delta, S_r(j) =
  * sum_{m <= r} C(j, m): true at j = 0 (eps_f) and for k = P (constant, eps_f);
  * rel(rho_k(j + 1)) <= (eps S_{P-k}(j) - delta) + (eps S_{P-k-1}(j) - delta) + delta
@@ -549,8 +544,8 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
     Ap[0] = Hp[0] = dd_make(1.0, 0.0);
     binom_P[0] = 1.0;
     for (m = 1; m <= P; m++) {
-        Ap[m] = m == 1 ? A : xp_mul(Ap[m - 1], A);
-        Hp[m] = m == 1 ? H : xp_mul(Hp[m - 1], H);
+        Ap[m] = m == 1 ? A : kd_dd_mul(Ap[m - 1], A);
+        Hp[m] = m == 1 ? H : kd_dd_mul(Hp[m - 1], H);
         binom_P[m] = binom_P[m - 1] * (double)(P - m + 1) / (double)m;  /* exact integers */
     }
     for (k = 0; k <= P; k++) {
@@ -560,7 +555,7 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
             dd_t t;
             if (coef == 0.0)
                 continue;  /* k = 0: only the m = 0 term, A^P */
-            t = m == 0 ? Ap[P] : m == P ? Hp[P] : xp_mul(Ap[P - m], Hp[m]);
+            t = m == 0 ? Ap[P] : m == P ? Hp[P] : kd_dd_mul(Ap[P - m], Hp[m]);
             if (coef != 1.0)
                 t = xp_mul_d(t, coef);
             v = v.hi == 0.0 ? t : dd_add(v, t);
@@ -584,7 +579,7 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
         if (j + 1 == n)
             break;
         for (k = 0; k < P; k++)
-            rho[k] = xp_mul(rho[k], rho[k + 1]);
+            rho[k] = kd_dd_mul(rho[k], rho[k + 1]);
         for (m = P; m >= 1; m--)
             cj[m] += cj[m - 1];  /* C(j + 1, m) = C(j, m) + C(j, m - 1) */
     }
@@ -656,7 +651,7 @@ static size_t xp_power_blocks(const crtrig_exp_args *c, dd_t D, size_t b, size_t
  * from the C library (its accuracy only matters for the size of u, which is
  * checked: |u~| <= 2^-40), clamped into [0, 0.7] (-L0 stays in the exp stage's
  * domain).  E = exp(-L0) by xp_dd_scaled (relative 2^-88.7; -L0 in [-0.7, 0] gives
- * k in {-1, 0}: the scaling is exact); v = xp_mul(m, E) (2^-103), so v = (1 + u)(1 +
+ * k in {-1, 0}: the scaling is exact); v = kd_dd_mul(m, E) (2^-103), so v = (1 + u)(1 +
  * eta), |eta| <= 2^-88.7 + 2^-103 + 2^-191 <= 2^-88.69.  u~ = dd_add_d(v, -1) is v -
  * 1 exactly: v.hi in [1 - 2^-39, 1 + 2^-39] makes v.hi - 1 exact (Sterbenz) and a
  * multiple of 2^-53, so either it is 0 or at least |v.lo| (<= 2^-53): two_sum and
@@ -690,7 +685,7 @@ static int xp_log(dd_t y, dd_t *L, double *err)
     E = xp_dd_scaled(-L0, 0.0, &k);
     E.hi = ldexp(E.hi, k);
     E.lo = ldexp(E.lo, k);
-    v = xp_mul(m, E);
+    v = kd_dd_mul(m, E);
     u = dd_add_d(v, -1.0);
     if (!(fabs(u.hi) <= 0x1p-40))
         return 0;
@@ -709,7 +704,7 @@ static int xp_log(dd_t y, dd_t *L, double *err)
  *
  * y = xp_mul_d(D, |x|): y (1 + beta), |beta| <= 2^-105 + 2^-103 <= 2^-102.67, so
  * ln of the computed y is within 2^-102.66 of ln y: errL = *err (xp_log) + 2^-102.
- * PL = xp_mul(P~, L): |PL - P ln y| <= P errL (1 + 2^-100) + P |L| (2^-103 + 2^-105)
+ * PL = kd_dd_mul(P~, L): |PL - P ln y| <= P errL (1 + 2^-100) + P |L| (2^-103 + 2^-105)
  * (the product and P's representation), Z = dd_add_accurate(PL, -ln2~): 2^-104.4
  * |Z| more, and ln2~'s 2^-109.9 ln 2.  errZ below bounds the sum with room (2^-102
  * for 2^-102.7, 2^-104 for 2^-104.4, 2^-106 for 2^-110.4; the double evaluation's
@@ -738,7 +733,7 @@ static int xp_real_element(double ax, dd_t D, dd_t Pd, crtrig_dtype fmt, double 
     if (!(y.hi >= 0x1p-1000 && y.hi <= 0x1p1000) || !xp_log(y, &L, &errL))
         return 0;
     errL += 0x1p-102;
-    Z = dd_add_accurate(xp_mul(Pd, L), dd_make(-XP_LN2_HI, -XP_LN2_LO));
+    Z = dd_add_accurate(kd_dd_mul(Pd, L), dd_make(-XP_LN2_HI, -XP_LN2_LO));
     errZ = Pd.hi * (errL + fabs(L.hi) * 0x1p-102) + fabs(Z.hi) * 0x1p-104 + 0x1p-106;
     if (!(errZ <= 0x1p-60))
         return 0;

@@ -7,11 +7,12 @@
  * (-ffp-contract=off), dd.h's 2^-103 per dd operation.
  *
  * The same bits on every target: the double-double operations are dd.h's, except
- * that every exact product (inside sp_mul, div_by_int and ratio_dd) is kernel_dd.h's
+ * that every exact product (inside kd_dd_mul, div_by_int and ratio_dd) is kernel_dd.h's
  * kd_two_prod (one fma where the target has it, Dekker's product as dd.h's
  * otherwise).  Both give hi = RN(a b) and lo = a b - hi exactly as long as no
- * product falls below 2^-969 (the magnitudes below keep every product above
- * 2^-460), so sp_mul gives dd_mul's bits, and the values, the decisions and the set
+ * product falls below 2^-969 (the magnitudes below keep every product of hi parts 0
+ * or at least 2^-153, Bohman's g^3, so Dekker's partial products stay above 2^-210),
+ * so kd_dd_mul (kernel_dd_mul.h) gives dd_mul's bits, and the values, the decisions and the set
  * of undecided elements do not depend on the target.  Below, a "unit" is
  * 2^-103 and |err| <= c units of X means |computed - exact| <= c 2^-103 X; second-
  * order terms (products of two such errors, below 2^-190 relative) are ignored
@@ -105,20 +106,13 @@
 #include "dd.h"
 #include "fpformat.h"
 #include "kernel_dd.h"
+#include "kernel_dd_mul.h"
 #include "pass_common.h"
 #include "window_sinc.h"
 #include "window_table.h"
 
 #ifndef CRTRIG_SINC_PASS_ONCE
 #define CRTRIG_SINC_PASS_ONCE
-
-/* dd.h's dd_mul with the exact product kd_two_prod: the same bits (above),
- * |err| <= 2^-103 |a b|. */
-KD_INLINE dd_t sp_mul(dd_t a, dd_t b)
-{
-    kdd_t p = kd_two_prod(a.hi, b.hi);
-    return dd_fast_two_sum(p.hi, p.lo + (a.hi * b.lo + a.lo * b.hi));
-}
 
 /* a/b as a double-double, a and b exact doubles, b > 0: relative 2^-105
  * (crtrig_sincospi_ratio_dd's construction, sincospi.c). */
@@ -138,10 +132,10 @@ KD_INLINE dd_t table_sincos(const crtrig_sinpi_table *t, int shift, uint64_t r, 
     dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
     dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
     if (c) {
-        dd_t q = sp_mul(Sa, Sb);
-        *c = dd_add_accurate(sp_mul(Ca, Cb), dd_make(-q.hi, -q.lo));
+        dd_t q = kd_dd_mul(Sa, Sb);
+        *c = dd_add_accurate(kd_dd_mul(Ca, Cb), dd_make(-q.hi, -q.lo));
     }
-    return dd_add(sp_mul(Sa, Cb), sp_mul(Ca, Sb));
+    return dd_add(kd_dd_mul(Sa, Cb), kd_dd_mul(Ca, Sb));
 }
 
 /* crtrig_decide_dd for a positive y (y.hi = RN(y.hi + y.lo), 2^-969 < y.hi < 2), and
@@ -189,7 +183,7 @@ static int lanczos_value(const crtrig_sinc_args *c, uint64_t k, double *result)
     double rd = (double)r, inv = 1.0 / rd;
     dd_t KSa = dd_make(c->ks_hi[i], c->ks_lo[i]), KCa = dd_make(c->kc_hi[i], c->kc_lo[i]);
     dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
-    dd_t y = dd_add(sp_mul(KSa, Cb), sp_mul(KCa, Sb));
+    dd_t y = dd_add(kd_dd_mul(KSa, Cb), kd_dd_mul(KCa, Sb));
     dd_t w = div_by_int(y, rd, inv);
     return decide(w, 0x1p-99 * w.hi, c->fmt, result);
 }
@@ -197,15 +191,15 @@ static int lanczos_value(const crtrig_sinc_args *c, uint64_t k, double *result)
 /* Bohman's series g^3 P(g^2) for 0 < 16 k <= D (top comment). */
 static dd_t bohman_series(dd_t g)
 {
-    dd_t z = sp_mul(g, g), p;
+    dd_t z = kd_dd_mul(g, g), p;
     double tail = CRTRIG_BOHMAN_C[9][0];
     int j;
     for (j = 8; j >= 6; j--)
         tail = tail * z.hi + CRTRIG_BOHMAN_C[j][0];
     p = dd_make(tail, 0.0);
     for (j = 5; j >= 0; j--)
-        p = dd_add(dd_make(CRTRIG_BOHMAN_C[j][0], CRTRIG_BOHMAN_C[j][1]), sp_mul(z, p));
-    return sp_mul(sp_mul(z, g), p);
+        p = dd_add(dd_make(CRTRIG_BOHMAN_C[j][0], CRTRIG_BOHMAN_C[j][1]), kd_dd_mul(z, p));
+    return kd_dd_mul(kd_dd_mul(z, g), p);
 }
 
 /* Bohman at k = 2n (0 < k < D). */
@@ -224,8 +218,8 @@ static int bohman_value(const crtrig_sinc_args *c, uint64_t k, double *result)
         s = table_sincos(c->t, c->shift, D - k, &cs);
         cs = dd_make(-cs.hi, -cs.lo);
     }
-    P = sp_mul(s, dd_make(CRTRIG_SINC_INV_PI[0], CRTRIG_SINC_INV_PI[1]));
-    Q = sp_mul(g, cs);
+    P = kd_dd_mul(s, dd_make(CRTRIG_SINC_INV_PI[0], CRTRIG_SINC_INV_PI[1]));
+    Q = kd_dd_mul(g, cs);
     w = dd_add_accurate(P, dd_make(-Q.hi, -Q.lo));
     e = 0x1p-99 * ((P.hi + g.hi) + w.hi);
     return decide(w, e, c->fmt, result);
