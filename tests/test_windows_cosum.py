@@ -397,3 +397,40 @@ def test_cosine_window_float64_stage_is_the_fixed_point_stage(M):
         assert fast["double-double"] + fast["exact"] == (L + 1) // 2 and (M < 5 or fast["double-double"] > 0)
         for n in {0, 1, (M - 1) // 2, M - 1}:
             assert got[n] == oracle.scipy_cosine_value(L, True, min(n, L - 1 - n), ("float64",))["float64"], n
+
+
+_TARGET_SCRIPT = r"""
+import hashlib, sys
+import ml_dtypes, numpy as np
+import crtrig
+from crtrig import windows as w
+assert crtrig.simd_target() == sys.argv[1], (crtrig.simd_target(), sys.argv[1])
+h = hashlib.sha256()
+for M in (2, 3, 17, 1000, 4097, 100001):
+    for sym in (True, False):
+        for dt in (np.float64, np.float32, np.float16, ml_dtypes.bfloat16):
+            for a in (w.barthann(M, sym=sym, dtype=dt), w.nuttall(M, sym=sym, dtype=dt),
+                      w.flattop(M, sym=sym, dtype=dt), w.cosine(M, sym=sym, dtype=dt),
+                      w.general_cosine(M, [0.5, 0.3, 0.2], sym=sym, dtype=dt)):
+                h.update(a.tobytes())
+print(h.hexdigest())
+"""
+
+
+def test_simd_targets_bit_identical():
+    """The double-double stage is a per-target kernel (cosum_pass.h: FMA products on
+    avx2 and avx512, Dekker's on baseline): the same bits from every SIMD target of
+    this machine (each in its own process, CRTRIG_TARGET), five windows, six lengths,
+    both modes, four dtypes.  Their correctness against the oracle is the other tests'."""
+    import os
+    import subprocess
+    import sys
+    import crtrig
+    digests = {}
+    for name in crtrig.simd_targets():
+        env = dict(os.environ, CRTRIG_TARGET=name)
+        run = subprocess.run([sys.executable, "-c", _TARGET_SCRIPT, name], env=env, capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        digests[name] = run.stdout.strip()
+    assert len(digests) >= 1 and len(set(digests.values())) == 1, digests

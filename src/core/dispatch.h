@@ -25,6 +25,7 @@ struct crtrig_window_coef;
 struct crtrig_exp_args;
 struct crtrig_i0_table;
 struct crtrig_sinc_args;
+struct crtrig_cosum_spec;
 
 /* The I0 series of Kaiser's windows (kaiser_pass.h): S(y_n) as double-doubles for
  * n = n0 .. n0 + count - 1, and Kaiser's float64 rounding test of S inv. */
@@ -99,6 +100,10 @@ typedef struct crtrig_target {
     /* The Lanczos and Bohman windows' elements [lo, hi) (sinc_pass.h; returns how
      * many it left undecided). */
     size_t (*sinc_range)(const struct crtrig_sinc_args *args, size_t lo, size_t hi);
+    /* The cosine-sum windows' double-double stage for count phases (cosum_pass.h). */
+    void (*cosum_dd)(const struct crtrig_cosum_spec *s, int deg, const struct crtrig_sinpi_table *table,
+                     const struct crtrig_sinpi_table *sine, uint64_t D, const uint64_t *ph, const double *c_hi,
+                     const double *c_lo, int count, double *h_hi, double *h_lo, double *e);
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -148,7 +153,10 @@ const crtrig_target *crtrig_target_entry(int i);
     size_t crtrig_kbd_finish64_##suffix(double *, const double *, double, double, double, double, size_t, \
                                         unsigned char *); \
     int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);              \
-    size_t crtrig_sinc_range_##suffix(const struct crtrig_sinc_args *, size_t, size_t);
+    size_t crtrig_sinc_range_##suffix(const struct crtrig_sinc_args *, size_t, size_t);          \
+    void crtrig_cosum_dd_##suffix(const struct crtrig_cosum_spec *, int, const struct crtrig_sinpi_table *, \
+                                  const struct crtrig_sinpi_table *, uint64_t, const uint64_t *, const double *, \
+                                  const double *, int, double *, double *, double *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

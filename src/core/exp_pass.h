@@ -10,12 +10,12 @@
  * first), without contraction (-ffp-contract=off).  u = 2^-53.
  *
  * The double-double operations are dd.h's, except that the exact product inside
- * kd_dd_mul and xp_mul_d is kernel_dd.h's kd_two_prod (one fma where the target has
+ * kd_dd_mul and kd_dd_mul_d (kernel_dd_mul.h) is kernel_dd.h's kd_two_prod (one fma where the target has
  * it, Dekker's product as dd.h's otherwise).  Both give hi = RN(a b) and lo = a b
  * - hi exactly as long as no product falls below 2^-969 (Dekker's partial
  * products, or the fma's exact residual, would underflow there), and the
  * magnitudes stated at each stage below keep every product used above that (the
- * same condition dd.h's product needed here before), so kd_dd_mul and xp_mul_d give
+ * same condition dd.h's product needed here before), so kd_dd_mul and kd_dd_mul_d give
  * the same bits as dd_mul and dd_mul_d, with dd.h's bound 2^-103, on every target:
  * the fill's values and the set of elements it leaves undecided do not depend on
  * the target.
@@ -40,14 +40,7 @@
 #ifndef CRTRIG_EXP_PASS_ONCE
 #define CRTRIG_EXP_PASS_ONCE
 
-/* dd.h's dd_mul_d with the exact product kd_two_prod: the same bits (see above),
- * |err| <= 2^-103 |a d|.  kd_dd_mul (kernel_dd_mul.h) is dd_mul's. */
-KD_INLINE dd_t xp_mul_d(dd_t a, double d)
-{
-    kdd_t p = kd_two_prod(a.hi, d);
-    return dd_fast_two_sum(p.hi, p.lo + a.lo * d);
-}
-
+/* kd_dd_mul and kd_dd_mul_d: kernel_dd_mul.h (dd_mul's and dd_mul_d's bits, above). */
 static const double EXP_T1[64][2] = {
     {0x1.0000000000000p+0, 0x0.0p+0},
     {0x1.02c9a3e778061p+0, -0x1.19083535b085dp-56},
@@ -223,7 +216,7 @@ static dd_t xp_dd_scaled(double y_hi, double y_lo, int *k_out)
  * midpoint below 1 of every format of <= 53 bits), or 2 when it rounds to +0 in
  * every format (q > 2^11 > 746: exp(-q) < 2^-1075).
  *
- * Error: D = d_hi + d_lo has |D - d| <= 2^-105 d; b = xp_mul_d(D, |x|) adds
+ * Error: D = d_hi + d_lo has |D - d| <= 2^-105 d; b = kd_dd_mul_d(D, |x|) adds
  * 2^-103: b = |x| d (1 + beta), |beta| <= 2^-102.7.  b^P by left-to-right binary
  * powering takes at most 2 floor(log2 P) <= 20 kd_dd_mul (2^-103 each): the computed
  * power is (|x| d)^P (1 + beta)^P (1 + gamma), |gamma| <= 20.01 2^-103, so
@@ -241,7 +234,7 @@ static int xp_argument(double ax, dd_t D, double s, int P, dd_t *q)
     int eb;
     if (ax == 0.0)
         return 1;
-    b = xp_mul_d(D, ax);
+    b = kd_dd_mul_d(D, ax);
     (void)frexp(b.hi, &eb);
     if (P <= 64) {
         if ((long)P * (eb - 1) > 12)   /* q >= s 2^13 (1 - 2^-90) >= 2^11 */
@@ -398,7 +391,7 @@ static int xp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, doub
  * whether it can be used there: 0 when q > limit (the caller computes otherwise).
  * Relative error <= eps_f = 2^-88: xp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
  * q <= 745.2 and eps_q <= 2^-101.2 for every argument xp_block forms (one
- * xp_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a kd_dd_mul, as in
+ * kd_dd_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a kd_dd_mul, as in
  * (d a)^2, (d h)^2 and (d h)(d (2a + h)): 2 2^-102.7 + 2^-103 < 2^-101.2; the
  * scalings by s and 2 are exact): 745.2 1.03 2^-101.2 < 2^-91.5, and 2^-88.7 +
  * 2^-91.5 < 2^-88.5.  The scaling by 2^k is exact: q <= 620 gives k >=
@@ -423,7 +416,7 @@ static int xp_fresh_exp(dd_t q, double limit, dd_t *w)
  *          rho_j = exp(-D_j), rho_{j+1} = rho_j G, G = exp(-2 s d^2 h^2).
  * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
  * eps_f = 2^-88 each: xp_fresh_exp; their arguments are formed from D as in
- * xp_argument, D_0 = s (d h)(d (2a + h)) with two xp_mul_d and one kd_dd_mul:
+ * xp_argument, D_0 = s (d h)(d (2a + h)) with two kd_dd_mul_d and one kd_dd_mul:
  * relative 2^-101.2, within xp_fresh_exp's eps_q), each later value one kd_dd_mul
  * (2^-103).  By induction (first order; the products of the error terms are below
  * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
@@ -443,13 +436,13 @@ static size_t xp_block(double a, double h, int n, dd_t D, double s, int P, crtri
     dd_t w, rho, G, q, dh;
     size_t missing = 0;
     int j;
-    dh = xp_mul_d(D, h);
+    dh = kd_dd_mul_d(D, h);
     if (P == 1) {
-        q = xp_mul_d(D, a);
+        q = kd_dd_mul_d(D, a);
         rho = dh;
         G = dd_make(1.0, 0.0);
     } else {
-        dd_t b = xp_mul_d(D, a), c = xp_mul_d(D, 2.0 * a + h);
+        dd_t b = kd_dd_mul_d(D, a), c = kd_dd_mul_d(D, 2.0 * a + h);
         q = kd_dd_mul(b, b);
         rho = kd_dd_mul(dh, c);
         G = kd_dd_mul(dh, dh);
@@ -504,9 +497,9 @@ static const double XP_KS[XP_REC_MAX + 1][XP_REC_MAX + 1] = {
  *
  * Start values: v_k(0) = s sum_{m=k}^{P} C(P, m) k! S(m, k) A^(P-m) H^m (expand
  * (A + jH)^P in powers of j; Delta^k j^m at 0 is k! S(m, k)): a sum of non-negative
- * terms, no cancellation.  A = xp_mul_d(D, a), H = xp_mul_d(D, h): relative 2^-105
+ * terms, no cancellation.  A = kd_dd_mul_d(D, a), H = kd_dd_mul_d(D, h): relative 2^-105
  * (D) + 2^-103 <= 2^-102.67 each; A^i, H^i by repeated kd_dd_mul, the product of the
- * two powers, the exact integer coefficient (< 2^16) by xp_mul_d: at most P
+ * two powers, the exact integer coefficient (< 2^16) by kd_dd_mul_d: at most P
  * operations of 2^-103 on P factors of 2^-102.67, so each term is within P
  * (2^-102.67 + 2^-103) relatively; the at most P terms summed by P - 1 dd_add of
  * non-negative values (2^-103 of the sum each); s exact.  eps_v <= P 2^-102.67 +
@@ -536,7 +529,7 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
                              double limit, double *out, unsigned char *undecided, ptrdiff_t first,
                              int dir)
 {
-    dd_t A = xp_mul_d(D, a), H = xp_mul_d(D, h), Ap[XP_REC_MAX + 1], Hp[XP_REC_MAX + 1];
+    dd_t A = kd_dd_mul_d(D, a), H = kd_dd_mul_d(D, h), Ap[XP_REC_MAX + 1], Hp[XP_REC_MAX + 1];
     dd_t rho[XP_REC_MAX + 1];
     double binom_P[XP_REC_MAX + 1], cj[XP_REC_MAX + 1];
     size_t missing = 0;
@@ -557,7 +550,7 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
                 continue;  /* k = 0: only the m = 0 term, A^P */
             t = m == 0 ? Ap[P] : m == P ? Hp[P] : kd_dd_mul(Ap[P - m], Hp[m]);
             if (coef != 1.0)
-                t = xp_mul_d(t, coef);
+                t = kd_dd_mul_d(t, coef);
             v = v.hi == 0.0 ? t : dd_add(v, t);
         }
         v.hi *= s;
@@ -661,7 +654,7 @@ static size_t xp_power_blocks(const crtrig_exp_args *c, dd_t D, size_t b, size_t
  * rounding (< 2^-133) and the add (2^-103 (|u~| + |u~|^2) < 2^-142): |lambda -
  * ln(1 + u~)| < 2^-121; |ln(1 + u~) - ln(1 + u)| <= |u~ - u| / (1 - 2^-39) <=
  * 2^-88.67.  ln m = dd_add_accurate(L0, lambda): relative 3 2^-106 / (1 - 2^-51) <
- * 2^-104.4 of |ln m| <= 0.7: < 2^-104.9.  e ln 2: xp_mul_d((LN2_HI, LN2_LO), e), e
+ * 2^-104.4 of |ln m| <= 0.7: < 2^-104.9.  e ln 2: kd_dd_mul_d((LN2_HI, LN2_LO), e), e
  * exact: 2^-103 |e| ln2 + the constant's 2^-109.9 |e| ln 2; the final
  * dd_add_accurate: 2^-104.4 (|e| ln2 + 0.7).  In all |L - ln y| <= 2^-88.67 + 2^-121
  * + 2^-104.9 + 2^-104.9 + |e| ln2 (2^-103 + 2^-109.9 + 2^-104.4) <= 2^-88.66 + |e|
@@ -691,7 +684,7 @@ static int xp_log(dd_t y, dd_t *L, double *err)
         return 0;
     lambda = dd_add_d(u, -0.5 * (u.hi * u.hi));
     lm = dd_add_accurate(dd_make(L0, 0.0), lambda);
-    el = xp_mul_d(dd_make(XP_LN2_HI, XP_LN2_LO), (double)e);
+    el = kd_dd_mul_d(dd_make(XP_LN2_HI, XP_LN2_LO), (double)e);
     *L = dd_add_accurate(el, lm);
     *err = 0x1.5p-89 + fabs((double)e) * 0x1.7p-103;
     return 1;
@@ -702,7 +695,7 @@ static int xp_log(dd_t y, dd_t *L, double *err)
  * P of the exact rational, the caller: two roundings to nearest, 2^-106 each).
  * 1 and *result when decided, 0 when the exact fallback must.
  *
- * y = xp_mul_d(D, |x|): y (1 + beta), |beta| <= 2^-105 + 2^-103 <= 2^-102.67, so
+ * y = kd_dd_mul_d(D, |x|): y (1 + beta), |beta| <= 2^-105 + 2^-103 <= 2^-102.67, so
  * ln of the computed y is within 2^-102.66 of ln y: errL = *err (xp_log) + 2^-102.
  * PL = kd_dd_mul(P~, L): |PL - P ln y| <= P errL (1 + 2^-100) + P |L| (2^-103 + 2^-105)
  * (the product and P's representation), Z = dd_add_accurate(PL, -ln2~): 2^-104.4
@@ -729,7 +722,7 @@ static int xp_real_element(double ax, dd_t D, dd_t Pd, crtrig_dtype fmt, double 
         *result = 1.0;  /* 0^P = 0: exp(0) */
         return 1;
     }
-    y = xp_mul_d(D, ax);
+    y = kd_dd_mul_d(D, ax);
     if (!(y.hi >= 0x1p-1000 && y.hi <= 0x1p1000) || !xp_log(y, &L, &errL))
         return 0;
     errL += 0x1p-102;

@@ -21,6 +21,7 @@
 #include "exp_pass.h"
 #include "kaiser_pass.h"
 #include "sinc_pass.h"
+#include "cosum_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -20,3 +20,4 @@
 #include "exp_pass.h"
 #include "kaiser_pass.h"
 #include "sinc_pass.h"
+#include "cosum_pass.h"

@@ -117,6 +117,7 @@
 #include "dispatch.h"
 #include "threads.h"
 #include "window_table.h"
+#include "cosum_bounds.h"
 
 enum { COSUM_MULTI_DEFAULT_BITS = 128, COSUM_MULTI_MAX_BITS = 1 << 15 };
 
@@ -155,16 +156,6 @@ static dd_t cos_dd(const cos_phase_t *p)
     return p->negative ? dd_make(-y.hi, -y.lo) : y;
 }
 
-/* A~ = sum |q_hi_j| |c|^j in double (see the top comment). */
-static double magnitude(const crtrig_cosum_spec *s, int deg, double c)
-{
-    double ac = fabs(c), m = fabs(s->poly_hi[deg]);
-    int j;
-    for (j = deg - 1; j >= 0; j--)
-        m = m * ac + fabs(s->poly_hi[j]);
-    return m;
-}
-
 static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_t D, const cos_phase_t *p,
                         crtrig_dtype fmt, double *result)
 {
@@ -172,7 +163,7 @@ static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_
     int j;
     for (j = deg - 1; j >= 0; j--)
         h = h * c + s->poly_hi[j];
-    e = magnitude(s, deg, c);
+    e = cosum_magnitude(s, deg, c);
     if (s->lin_num) {  /* + lin r/D: lin_hi = RN(lin/D) and the product 2.01u |t|, the sum u (A + |t|) */
         double t = s->lin_hi * (double)r;
         h += t;
@@ -184,101 +175,17 @@ static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_
     return crtrig_decide_d(h, e, fmt, result);
 }
 
-/* A1~ = sum_j j |q_hi_j| |c|^(j-1) in double (the derivative's magnitude). */
-static double slope(const crtrig_cosum_spec *s, int deg, double c)
-{
-    double ac = fabs(c), m = deg * fabs(s->poly_hi[deg]);
-    int j;
-    for (j = deg - 1; j >= 1; j--)
-        m = m * ac + j * fabs(s->poly_hi[j]);
-    return m;
-}
-
-/* c = cos(2 pi r/D) = 1 - 2 sin^2(pi r/D) from the sinpi table (window_table.h):
- * r = aB + b, y = sin(pi r/D) = Sa Cb + Ca Sb, all four entries >= 0 (angles in
- * [0, pi/2]) within 3.7 2^-103 relatively.  dd_mul 2^-103 each, dd_add of two
- * nonnegative terms 2^-103: y within (2 (3.7) + 1 + 1) 2^-103 = 9.4 2^-103 of
- * itself (second-order terms below 0.01), s = dd_mul(y, y) within
- * (2 (9.4) + 1) 2^-103 = 19.8 2^-103 of s (relative), 2s exact, and
- * c = dd_add_d(-2s, 1) within 2 (19.8) s + (2s + 1) 2^-103 <= 42.6 2^-103 (s <= 1)
- * of c: an absolute error delta <= 2^-97.5. */
-static dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
-{
-    uint64_t a = r / t->B, b = r % t->B, i = a - t->a_first;
-    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
-    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
-    dd_t y = dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
-    dd_t sq = dd_mul(y, y);
-    return dd_add_d(dd_make(-2.0 * sq.hi, -2.0 * sq.lo), 1.0);
-}
-
-/* The pure cosine w = c = cos(2 pi r/D) at a phase r <= D/4 with 4 | D (the cosine
- * window's phases, cosum_fill.sine): c = sin(pi/2 - 2 pi r/D) = sin(pi m/(D/2)),
- * m = D/4 - r in [0, D/4], i.e. angles in [0, pi/2], from the table t of
- * denominator D/2: m = aB + b, y = Sa Cb + Ca Sb with all four entries >= 0 and
- * within 3.7 2^-103 of themselves (relatively, window_table.h), dd_mul 2^-103
- * each, dd_add of two nonnegative terms 2^-103 of their sum: y within
- * (2 (3.7) + 1 + 1) 2^-103 (1 + 2^-90) < 9.5 2^-103 of c, relatively (no 1 - 2 s^2
- * step, so no absolute error).  The caller's rounding test uses e = 2^-98 |y_hi|
- * (sine_bound). */
-static dd_t sine_value(const crtrig_sinpi_table *t, uint64_t m)
-{
-    uint64_t a = m / t->B, b = m % t->B, i = a - t->a_first;
-    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
-    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
-    return dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
-}
-
-/* crtrig_decide_dd's e for sine_value's y: |y - c| <= 9.5 2^-103 |c| and the ends'
- * dd_add_d 2^-103 (|y| + e); with |c| <= |y| (1 + 2^-101) and |y| <= |y_hi| (1 + 2^-53)
- * both are < 10.6 2^-103 |y_hi| < 2^-98 |y_hi| = 32 2^-103 |y_hi| (the scaling by a
- * power of two is exact: for m >= 1, |y_hi| >= RN(sin(pi/2^52)) > 2^-51 (D/2 <= 2^52),
- * so no underflow; m = 0 is c = 0, an exact phase in spec->skip, never computed, and
- * would give e = 0 and go on to the fixed-point stage). */
-static double sine_bound(dd_t y)
-{
-    return fabs(y.hi) * 0x1p-98;
-}
-
-/* The optional term lin r/D (crtrig_cosum_spec) added to a double-double value:
- * t = dd_mul_d(lin/D, r) (r < 2^53 exact) within 2^-103 + 2^-105 (the caller's
- * constant lin/D) <= 2.3 2^-103 of |t|, the sum by dd_add_accurate within 0.4 2^-103 of
- * |h + t| <= A + |t|: both inside E = 2^-95 (A~ + A1~ + |t~|) (stage_dd's margin).
- * *mag gets |t_hi| added. */
-static dd_t add_linear(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, dd_t h, double *mag)
-{
-    dd_t t;
-    if (!s->lin_num)
-        return h;
-    (void)D;
-    t = dd_mul_d(dd_make(s->lin_hi, s->lin_lo), (double)r);
-    *mag += fabs(t.hi);
-    return dd_add_accurate(h, t);
-}
-
-/* Double-double stage.  c~ from crtrig_sincospi_ratio_dd (relative 3.7 2^-103, as
- * in the top comment) or from the table (cos_table: absolute delta <= 42.6 2^-103).
- * |P(c~) - P(c)| <= delta A1(|c| + delta) (mean value theorem on sum |q_j| |x|^j),
- * with A1(|c| + delta) <= A1~ (1 + 2^-44) (as for A~: <= 3K roundings and the hi
- * parts' errors, and delta below 2^-97 absolute against |c_hi|); a relative error
- * rho of c~ is an absolute one rho |c| <= 2^-101 too.  Horner: gamma_{2K-1} 2^-103
- * <= 31.1 2^-103 of A(|c~|) <= A~ (1 + 2^-44); the ends' dd_add_d 1.01 2^-103 A~.
- * In all <= 32.2 2^-103 A~ + 42.7 2^-103 A1~ < 2^-97.9 A~ + 2^-97.5 A1~, and we use
- * E = 2^-95 (A~ + A1~) (A~ + A1~ computed in double: one more rounding, covered). */
+/* Double-double stage for one phase: the target's kernel (cosum_pass.h, its bound
+ * there) with c~ from crtrig_sincospi_ratio_dd (t NULL) or from the table t. */
 static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *t, uint64_t r, uint64_t D,
                     const cos_phase_t *p, crtrig_dtype fmt, double *result)
 {
-    dd_t c = t ? cos_table(t, r) : cos_dd(p), h = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
-    double e;
-    int j;
-    for (j = deg - 1; j >= 0; j--)
-        h = dd_add_accurate(dd_mul(h, c), dd_make(s->poly_hi[j], s->poly_lo[j]));
-    e = magnitude(s, deg, c.hi) + slope(s, deg, c.hi);
-    h = add_linear(s, r, D, h, &e);
-    e *= 0x1p-95;
-    if (!(fabs(h.hi) > 2.0 * e) || fabs(h.hi) < 0x1p-1000)
+    dd_t c = t ? dd_make(0.0, 0.0) : cos_dd(p);
+    double h_hi, h_lo, e;
+    crtrig_active_target()->cosum_dd(s, deg, t, NULL, D, &r, &c.hi, &c.lo, 1, &h_hi, &h_lo, &e);
+    if (!(fabs(h_hi) > 2.0 * e) || fabs(h_hi) < 0x1p-1000)
         return 0;
-    return crtrig_decide_dd(h, e, fmt, result);
+    return crtrig_decide_dd(dd_make(h_hi, h_lo), e, fmt, result);
 }
 
 /* |w~| into user number 0 with the sign in *negative; returns the bound in ulps. */
@@ -428,6 +335,7 @@ typedef struct cosum_fill {
      * phase r <= D/4 (sine_mode): w = sin(pi (D/4 - r)/(D/2)) from this table of
      * denominator D/2 (sine_value); f->table is then NULL. */
     const crtrig_sinpi_table *sine;
+    const crtrig_target *target;      /* whose cosum_dd kernel runs (dispatch.h) */
 } cosum_fill;
 
 /* fold(m) = min(|m| mod D, D - |m| mod D): the phase in [0, D/2] with the same cosines. */
@@ -508,49 +416,37 @@ static int sine_mode(const cosum_fill *f, uint64_t count)
 
 enum { COSUM_GROUP = 16 };
 
-/* The double-double stage of stage_dd for up to COSUM_GROUP phases at once, the
- * same operations per element in the same order (so the same values and the same
- * bound), interleaved so that the elements' dependency chains overlap; what it
- * leaves undecided goes to phase_value from the fixed-point stage. */
+/* The double-double stage of stage_dd for up to COSUM_GROUP phases at once (the
+ * target's kernel, cosum_pass.h: the same operations per element, so the same values
+ * and the same bound); what it leaves undecided goes to phase_value from the
+ * fixed-point stage. */
 static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *counts, const uint64_t *rs,
                     int count)
 {
     const crtrig_cosum_spec *s = f->spec;
-    dd_t c[COSUM_GROUP], h[COSUM_GROUP];
-    int i, j, deg = f->deg;
-    uint64_t ph[COSUM_GROUP];
-    for (i = 0; i < count; i++)
+    double c_hi[COSUM_GROUP] = {0.0}, c_lo[COSUM_GROUP] = {0.0}, h_hi[COSUM_GROUP], h_lo[COSUM_GROUP],
+           e[COSUM_GROUP];
+    uint64_t ph[COSUM_GROUP] = {0};
+    int i;
+    for (i = 0; i < count; i++) {
         ph[i] = f->listed ? fold_signed(f->first + (int64_t)rs[i] * f->step, f->D) : rs[i];
-    if (f->sine) {  /* w = c, relative 9.5 2^-103 (sine_value); ph[i] <= D/4 (sine_mode) */
-        for (i = 0; i < count; i++)
-            h[i] = sine_value(f->sine, f->D / 4 - ph[i]);
-    } else {
-        for (i = 0; i < count; i++) {
+        if (!f->sine && !f->table) {
             cos_phase_t p = cos_phase(ph[i], f->D);
-            c[i] = f->table ? cos_table(f->table, ph[i]) : cos_dd(&p);
-            h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
-        }
-        for (j = deg - 1; j >= 0; j--) {
-            dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
-            for (i = 0; i < count; i++)
-                h[i] = dd_add_accurate(dd_mul(h[i], c[i]), q);
+            dd_t c = cos_dd(&p);
+            c_hi[i] = c.hi;
+            c_lo[i] = c.lo;
         }
     }
+    f->target->cosum_dd(s, f->deg, f->table, f->sine, f->D, ph, c_hi, c_lo, count, h_hi, h_lo, e);
     for (i = 0; i < count; i++) {
-        double v = 0.0, e;
-        if (f->sine) {
-            e = sine_bound(h[i]);
-        } else {
-            e = magnitude(s, deg, c[i].hi) + slope(s, deg, c[i].hi);
-            h[i] = add_linear(s, ph[i], f->D, h[i], &e);
-            e *= 0x1p-95;
-        }
-        if (fabs(h[i].hi) > 2.0 * e && fabs(h[i].hi) >= 0x1p-1000 &&
-            (quick_float64(f->fmt, h[i], e, &v) || crtrig_decide_dd(h[i], e, f->fmt, &v))) {
+        dd_t h = dd_make(h_hi[i], h_lo[i]);
+        double v = 0.0;
+        if (fabs(h.hi) > 2.0 * e[i] && fabs(h.hi) >= 0x1p-1000 &&
+            (quick_float64(f->fmt, h, e[i], &v) || crtrig_decide_dd(h, e[i], f->fmt, &v))) {
             if (counts)
                 counts->by_stage[CRTRIG_STAGE_DOUBLE_DOUBLE]++;
         } else {
-            int rc = phase_value(s, deg, f->table, ph[i], f->D, f->fmt, CRTRIG_STAGE_MULTI, f->start_bits, ctx,
+            int rc = phase_value(s, f->deg, f->table, ph[i], f->D, f->fmt, CRTRIG_STAGE_MULTI, f->start_bits, ctx,
                                  counts, &v);
             if (rc != CRTRIG_OK)
                 return rc;
@@ -636,6 +532,7 @@ static int cosum_run(cosum_fill *f, uint64_t items, uint64_t r_max)
 
     f->deg = degree_of(f->spec);
     f->fmt = crtrig_compute_format(f->dtype);
+    f->target = crtrig_active_target();
     f->table = NULL;
     f->sine = NULL;
     sine = sine_mode(f, items);
