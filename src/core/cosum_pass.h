@@ -48,34 +48,6 @@ KD_INLINE dd_t cos_table(const crtrig_sinpi_table *t, uint64_t r)
     return dd_add_d(dd_make(-2.0 * sq.hi, -2.0 * sq.lo), 1.0);
 }
 
-/* The pure cosine w = c = cos(2 pi r/D) at a phase r <= D/4 with 4 | D (the cosine
- * window's phases, cosum_fill.sine): c = sin(pi/2 - 2 pi r/D) = sin(pi m/(D/2)),
- * m = D/4 - r in [0, D/4], i.e. angles in [0, pi/2], from the table t of
- * denominator D/2: m = aB + b, y = Sa Cb + Ca Sb with all four entries >= 0 and
- * within 3.7 2^-103 of themselves (relatively, window_table.h), dd_mul 2^-103
- * each, dd_add of two nonnegative terms 2^-103 of their sum: y within
- * (2 (3.7) + 1 + 1) 2^-103 (1 + 2^-90) < 9.5 2^-103 of c, relatively (no 1 - 2 s^2
- * step, so no absolute error).  The caller's rounding test uses e = 2^-98 |y_hi|
- * (sine_bound). */
-KD_INLINE dd_t sine_value(const crtrig_sinpi_table *t, uint64_t m)
-{
-    uint64_t a = m / t->B, b = m % t->B, i = a - t->a_first;
-    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
-    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
-    return dd_add(kd_dd_mul(Sa, Cb), kd_dd_mul(Ca, Sb));
-}
-
-/* crtrig_decide_dd's e for sine_value's y: |y - c| <= 9.5 2^-103 |c| and the ends'
- * dd_add_d 2^-103 (|y| + e); with |c| <= |y| (1 + 2^-101) and |y| <= |y_hi| (1 + 2^-53)
- * both are < 10.6 2^-103 |y_hi| < 2^-98 |y_hi| = 32 2^-103 |y_hi| (the scaling by a
- * power of two is exact: for m >= 1, |y_hi| >= RN(sin(pi/2^52)) > 2^-51 (D/2 <= 2^52),
- * so no underflow; m = 0 is c = 0, an exact phase in spec->skip, never computed, and
- * would give e = 0 and go on to the fixed-point stage). */
-KD_INLINE double sine_bound(dd_t y)
-{
-    return fabs(y.hi) * 0x1p-98;
-}
-
 /* The optional term lin r/D (crtrig_cosum_spec) added to a double-double value:
  * t = kd_dd_mul_d(lin/D, r) (r < 2^53 exact) within 2^-103 + 2^-105 (the caller's
  * constant lin/D) <= 2.3 2^-103 of |t|, the sum by dd_add_accurate within 0.4 2^-103 of
@@ -103,40 +75,33 @@ KD_INLINE dd_t add_linear(const crtrig_cosum_spec *s, uint64_t r, uint64_t D, dd
  * <= 31.1 2^-103 of A(|c~|) <= A~ (1 + 2^-44); the ends' dd_add_d 1.01 2^-103 A~.
  * In all <= 32.2 2^-103 A~ + 42.7 2^-103 A1~ < 2^-97.9 A~ + 2^-97.5 A1~, and we use
  * E = 2^-95 (A~ + A1~) (A~ + A1~ computed in double: one more rounding, covered).
- * For the pure cosine (sine != NULL) h = sine_value and E = sine_bound (above).
  *
- * count phases ph[i] (<= D/2; for the pure cosine <= D/4) in groups of up to
+ * count phases ph[i] (<= D/2) in groups of up to
  * COSUM_KERNEL_GROUP, interleaved so that the elements' dependency chains overlap
  * (the same operations per element in the same order as one at a time); c~ is the
- * caller's (c_hi[i], c_lo[i]) when table and sine are both NULL. */
+ * caller's (c_hi[i], c_lo[i]) when table is NULL.  (The pure cosine's stage,
+ * sine_value, stays in window_cosum.c: two products, little for an FMA to gain.) */
 void CRTRIG_KERNEL(cosum_dd)(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *table,
-                             const crtrig_sinpi_table *sine, uint64_t D, const uint64_t *ph, const double *c_hi,
+                             uint64_t D, const uint64_t *ph, const double *c_hi,
                              const double *c_lo, int count, double *h_hi, double *h_lo, double *e)
 {
     int g;
     for (g = 0; g < count; g += COSUM_KERNEL_GROUP) {
         int n = count - g < COSUM_KERNEL_GROUP ? count - g : COSUM_KERNEL_GROUP, i, j;
         dd_t c[COSUM_KERNEL_GROUP], h[COSUM_KERNEL_GROUP];
-        if (sine) {  /* w = c, relative 9.5 2^-103 (sine_value); ph <= D/4 */
-            for (i = 0; i < n; i++) {
-                h[i] = sine_value(sine, D / 4 - ph[g + i]);
-                e[g + i] = sine_bound(h[i]);
-            }
-        } else {
-            for (i = 0; i < n; i++) {
-                c[i] = table ? cos_table(table, ph[g + i]) : dd_make(c_hi[g + i], c_lo[g + i]);
-                h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
-            }
-            for (j = deg - 1; j >= 0; j--) {
-                dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
-                for (i = 0; i < n; i++)
-                    h[i] = dd_add_accurate(kd_dd_mul(h[i], c[i]), q);
-            }
-            for (i = 0; i < n; i++) {
-                double m = cosum_magnitude(s, deg, c[i].hi) + cosum_slope(s, deg, c[i].hi);
-                h[i] = add_linear(s, ph[g + i], D, h[i], &m);
-                e[g + i] = m * 0x1p-95;
-            }
+        for (i = 0; i < n; i++) {
+            c[i] = table ? cos_table(table, ph[g + i]) : dd_make(c_hi[g + i], c_lo[g + i]);
+            h[i] = dd_make(s->poly_hi[deg], s->poly_lo[deg]);
+        }
+        for (j = deg - 1; j >= 0; j--) {
+            dd_t q = dd_make(s->poly_hi[j], s->poly_lo[j]);
+            for (i = 0; i < n; i++)
+                h[i] = dd_add_accurate(kd_dd_mul(h[i], c[i]), q);
+        }
+        for (i = 0; i < n; i++) {
+            double m = cosum_magnitude(s, deg, c[i].hi) + cosum_slope(s, deg, c[i].hi);
+            h[i] = add_linear(s, ph[g + i], D, h[i], &m);
+            e[g + i] = m * 0x1p-95;
         }
         for (i = 0; i < n; i++) {
             h_hi[g + i] = h[i].hi;

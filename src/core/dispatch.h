@@ -101,8 +101,7 @@ typedef struct crtrig_target {
      * many it left undecided). */
     size_t (*sinc_range)(const struct crtrig_sinc_args *args, size_t lo, size_t hi);
     /* The cosine-sum windows' double-double stage for count phases (cosum_pass.h). */
-    void (*cosum_dd)(const struct crtrig_cosum_spec *s, int deg, const struct crtrig_sinpi_table *table,
-                     const struct crtrig_sinpi_table *sine, uint64_t D, const uint64_t *ph, const double *c_hi,
+    void (*cosum_dd)(const struct crtrig_cosum_spec *s, int deg, const struct crtrig_sinpi_table *table, uint64_t D, const uint64_t *ph, const double *c_hi,
                      const double *c_lo, int count, double *h_hi, double *h_lo, double *e);
 } crtrig_target;
 
@@ -155,7 +154,7 @@ const crtrig_target *crtrig_target_entry(int i);
     int crtrig_log_dd_value_##suffix(double, double, double *, double *, double *);              \
     size_t crtrig_sinc_range_##suffix(const struct crtrig_sinc_args *, size_t, size_t);          \
     void crtrig_cosum_dd_##suffix(const struct crtrig_cosum_spec *, int, const struct crtrig_sinpi_table *, \
-                                  const struct crtrig_sinpi_table *, uint64_t, const uint64_t *, const double *, \
+                                  uint64_t, const uint64_t *, const double *, \
                                   const double *, int, double *, double *, double *);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=

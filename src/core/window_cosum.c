@@ -175,6 +175,34 @@ static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_
     return crtrig_decide_d(h, e, fmt, result);
 }
 
+/* The pure cosine w = c = cos(2 pi r/D) at a phase r <= D/4 with 4 | D (the cosine
+ * window's phases, cosum_fill.sine): c = sin(pi/2 - 2 pi r/D) = sin(pi m/(D/2)),
+ * m = D/4 - r in [0, D/4], i.e. angles in [0, pi/2], from the table t of
+ * denominator D/2: m = aB + b, y = Sa Cb + Ca Sb with all four entries >= 0 and
+ * within 3.7 2^-103 of themselves (relatively, window_table.h), dd_mul 2^-103
+ * each, dd_add of two nonnegative terms 2^-103 of their sum: y within
+ * (2 (3.7) + 1 + 1) 2^-103 (1 + 2^-90) < 9.5 2^-103 of c, relatively (no 1 - 2 s^2
+ * step, so no absolute error).  The caller's rounding test uses e = 2^-98 |y_hi|
+ * (sine_bound). */
+static dd_t sine_value(const crtrig_sinpi_table *t, uint64_t m)
+{
+    uint64_t a = m / t->B, b = m % t->B, i = a - t->a_first;
+    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
+    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
+    return dd_add(dd_mul(Sa, Cb), dd_mul(Ca, Sb));
+}
+
+/* crtrig_decide_dd's e for sine_value's y: |y - c| <= 9.5 2^-103 |c| and the ends'
+ * dd_add_d 2^-103 (|y| + e); with |c| <= |y| (1 + 2^-101) and |y| <= |y_hi| (1 + 2^-53)
+ * both are < 10.6 2^-103 |y_hi| < 2^-98 |y_hi| = 32 2^-103 |y_hi| (the scaling by a
+ * power of two is exact: for m >= 1, |y_hi| >= RN(sin(pi/2^52)) > 2^-51 (D/2 <= 2^52),
+ * so no underflow; m = 0 is c = 0, an exact phase in spec->skip, never computed, and
+ * would give e = 0 and go on to the fixed-point stage). */
+static double sine_bound(dd_t y)
+{
+    return fabs(y.hi) * 0x1p-98;
+}
+
 /* Double-double stage for one phase: the target's kernel (cosum_pass.h, its bound
  * there) with c~ from crtrig_sincospi_ratio_dd (t NULL) or from the table t. */
 static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_table *t, uint64_t r, uint64_t D,
@@ -182,7 +210,7 @@ static int stage_dd(const crtrig_cosum_spec *s, int deg, const crtrig_sinpi_tabl
 {
     dd_t c = t ? dd_make(0.0, 0.0) : cos_dd(p);
     double h_hi, h_lo, e;
-    crtrig_active_target()->cosum_dd(s, deg, t, NULL, D, &r, &c.hi, &c.lo, 1, &h_hi, &h_lo, &e);
+    crtrig_active_target()->cosum_dd(s, deg, t, D, &r, &c.hi, &c.lo, 1, &h_hi, &h_lo, &e);
     if (!(fabs(h_hi) > 2.0 * e) || fabs(h_hi) < 0x1p-1000)
         return 0;
     return crtrig_decide_dd(dd_make(h_hi, h_lo), e, fmt, result);
@@ -418,26 +446,33 @@ enum { COSUM_GROUP = 16 };
 
 /* The double-double stage of stage_dd for up to COSUM_GROUP phases at once (the
  * target's kernel, cosum_pass.h: the same operations per element, so the same values
- * and the same bound); what it leaves undecided goes to phase_value from the
+ * and the same bound; the pure cosine by sine_value here); what it leaves undecided goes to phase_value from the
  * fixed-point stage. */
 static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *counts, const uint64_t *rs,
                     int count)
 {
     const crtrig_cosum_spec *s = f->spec;
-    double c_hi[COSUM_GROUP] = {0.0}, c_lo[COSUM_GROUP] = {0.0}, h_hi[COSUM_GROUP], h_lo[COSUM_GROUP],
-           e[COSUM_GROUP];
-    uint64_t ph[COSUM_GROUP] = {0};
+    double c_hi[COSUM_GROUP], c_lo[COSUM_GROUP], h_hi[COSUM_GROUP], h_lo[COSUM_GROUP], e[COSUM_GROUP];
+    uint64_t ph[COSUM_GROUP];
     int i;
     for (i = 0; i < count; i++) {
         ph[i] = f->listed ? fold_signed(f->first + (int64_t)rs[i] * f->step, f->D) : rs[i];
-        if (!f->sine && !f->table) {
+        if (f->sine) {  /* w = c, relative 9.5 2^-103 (sine_value); ph[i] <= D/4 (sine_mode) */
+            dd_t h = sine_value(f->sine, f->D / 4 - ph[i]);
+            h_hi[i] = h.hi;
+            h_lo[i] = h.lo;
+            e[i] = sine_bound(h);
+        } else if (!f->table) {
             cos_phase_t p = cos_phase(ph[i], f->D);
             dd_t c = cos_dd(&p);
             c_hi[i] = c.hi;
             c_lo[i] = c.lo;
+        } else {
+            c_hi[i] = c_lo[i] = 0.0;  /* not read: c from the table */
         }
     }
-    f->target->cosum_dd(s, f->deg, f->table, f->sine, f->D, ph, c_hi, c_lo, count, h_hi, h_lo, e);
+    if (!f->sine)
+        f->target->cosum_dd(s, f->deg, f->table, f->D, ph, c_hi, c_lo, count, h_hi, h_lo, e);
     for (i = 0; i < count; i++) {
         dd_t h = dd_make(h_hi[i], h_lo[i]);
         double v = 0.0;
