@@ -446,8 +446,8 @@ enum { COSUM_GROUP = 16 };
 
 /* The double-double stage of stage_dd for up to COSUM_GROUP phases at once (the
  * target's kernel, cosum_pass.h: the same operations per element, so the same values
- * and the same bound; the pure cosine by sine_value here); what it leaves undecided goes to phase_value from the
- * fixed-point stage. */
+ * and the same bound; the pure cosine by sine_value here); what it leaves undecided
+ * goes to phase_value from the fixed-point stage. */
 static int group_dd(const cosum_fill *f, mpfix_ctx *ctx, crtrig_stage_counts *counts, const uint64_t *rs,
                     int count)
 {
