@@ -137,6 +137,35 @@ def test_fill_on_every_target(target, P):
                     assert got[i] == oracle.exp_neg_value(q, fmt), (i, P, fmt)
 
 
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("P", [1, 2])
+def test_lane_blocks_on_every_target(target, P):
+    """The interleaved-lane recurrence of P <= 2 (exp_pass.h's xp_block_lanes) and what
+    surrounds it, every element against the oracle and the baseline's bits: q crossing
+    the limit at an arbitrary point inside a 256-element block (the near part by the
+    lanes, the rest one by one), the zero shortcut beyond the underflow threshold, a
+    block with a sign change, and d h so large that the lanes' steps are unavailable
+    (every element one by one); float64 (limit 620) and float16 (limit 17.3)."""
+    for fmt, Z in (("float64", 745.2), ("float16", 17.33)):
+        for step, x0, count, scale in ((1, -700, 1401, 1.07), (2, -3001, 1500, 1.3), (5, 17, 700, 0.9),
+                                       (1, -40, 81, 1e3)):
+            xmax = max(abs(x0), abs(x0 + (count - 1) * step))
+            d = Fraction(scale * (2 * Z) ** (1 / P) / xmax).limit_denominator(10**9)
+            d_hi, d_lo = _exp_windows.dd_of(d)
+            want, want_missing = _core.exp_affine_fill(float(x0), float(step), count, d_hi, d_lo, 0.5, P,
+                                                       CODES[fmt], 0)
+            got, missing = _core.exp_affine_fill(float(x0), float(step), count, d_hi, d_lo, 0.5, P,
+                                                 CODES[fmt], target)
+            assert np.array_equal(missing, want_missing) and np.array_equal(bits(got), bits(want))
+            skip = set(missing.tolist())
+            for i in range(count):
+                if i not in skip:
+                    q = _exp_windows.q_of(x0 + i * step, d, Fraction(1, 2), P)
+                    assert got[i] == oracle.exp_neg_value(q, fmt), (i, P, fmt, step)
+            if scale > 1:
+                assert got[0] == 0.0  # the far end is beyond the underflow threshold
+
+
 # ---------------------------------------------------------------------------
 # The windows, against scipy's formulas taken exactly
 # ---------------------------------------------------------------------------

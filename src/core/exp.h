@@ -18,7 +18,7 @@
 enum { CRTRIG_EXP_MAX_POWER = 1024 };
 
 /* Elements per block of the recurrence (exp_pass.h), and the pool's chunk unit. */
-enum { EXP_BLOCK = 64 };
+enum { EXP_BLOCK = 256 };
 
 /* One fill's arguments as the per-target kernel (exp_pass.h, dispatched through
  * dispatch.h's exp_range) reads them: q = s (|x| d)^P for x = x0 + i step,

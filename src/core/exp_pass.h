@@ -390,7 +390,7 @@ static int xp_element(double ax, dd_t D, double s, int P, crtrig_dtype fmt, doub
 /* exp(-q) for q = s (|x| d)^P, P <= 2, in double-double at its true magnitude, and
  * whether it can be used there: 0 when q > limit (the caller computes otherwise).
  * Relative error <= eps_f = 2^-88: xp_dd_scaled's 2^-88.7 plus 1.03 q eps_q with
- * q <= 745.2 and eps_q <= 2^-101.2 for every argument xp_block forms (one
+ * q <= 745.2 and eps_q <= 2^-101.2 for every argument xp_block_lanes forms (one
  * kd_dd_mul_d of D: 2^-105 + 2^-103 <= 2^-102.7; two of them and a kd_dd_mul, as in
  * (d a)^2, (d h)^2 and (d h)(d (2a + h)): 2 2^-102.7 + 2^-103 < 2^-101.2; the
  * scalings by s and 2 are exact): 745.2 1.03 2^-101.2 < 2^-91.5, and 2^-88.7 +
@@ -409,61 +409,163 @@ static int xp_fresh_exp(dd_t q, double limit, dd_t *w)
     return 1;
 }
 
-/* A block of n <= EXP_BLOCK elements whose |x| are a, a + h, ..., a + (n-1) h
- * (increasing, written at out[first + dir j], j = 0 .. n-1), by a recurrence:
- *   P = 1: q_j = s d a + j s d h, so w_{j+1} = w_j g, g = exp(-s d h);
- *   P = 2: q_{j+1} - q_j = s d^2 h (2a + (2j+1) h) =: D_j, so w_{j+1} = w_j rho_j,
- *          rho_j = exp(-D_j), rho_{j+1} = rho_j G, G = exp(-2 s d^2 h^2).
- * w_0, rho_0 (or g: then G = 1 is not used) and G are fresh (relative error <=
- * eps_f = 2^-88 each: xp_fresh_exp; their arguments are formed from D as in
- * xp_argument, D_0 = s (d h)(d (2a + h)) with two kd_dd_mul_d and one kd_dd_mul:
- * relative 2^-101.2, within xp_fresh_exp's eps_q), each later value one kd_dd_mul
- * (2^-103).  By induction (first order; the products of the error terms are below
- * 2^-150): rel(rho_j) <= eps_f + j (eps_f + 2^-103) and rel(w_J) <= eps_f + sum_{j<J}
- * (rel(rho_j) + 2^-103) <= (1 + J + J^2/2)(eps_f + 2^-103), also for P = 1 (there
- * rel(w_J) <= (1 + J)(eps_f + 2^-103)).  e = w.hi (1 + J + J^2/2) 2^-87.4 covers that
- * with room (2^-87.4 / (2^-88 + 2^-103) > 1.5) for |w.hi| vs |w|, e's own rounding
- * and the 2^-103 (|y| + e) of crtrig_decide_dd.
- * The caller has checked that q at the far end (a + (n-1) h) is at most `limit`
- * (620 for float64, zero_above otherwise): every w_j >= exp(-620) > 2^-895, so the
- * products and their lo parts stay normal.  a, h < 2^25 and d h >= 2^-300 (the
- * caller): 2a + h, a and h are exact, and no argument underflows (a = 0 gives
- * q_0 = 0 exactly, w_0 = 1). */
+/* The lanes' recurrence (xp_block_lanes): a block of n elements whose |x| are the
+ * integers a + j h (j = 0 .. n-1) as XP_LANES interleaved chains, element j = l + L m
+ * in lane l = j mod L at step m = j div L (L = XP_LANES), so that each step is L
+ * independent double-double products (vectorised on the SIMD targets), not one chain
+ * of dependent ones.  With A = d a, H = d h and q(j) = s (A + j H)^P:
+ *   P = 2: q(j + L) - q(j) = s L H (2A + (2j + L) H), so in each lane
+ *          w_l(m + 1) = w_l(m) R_l(m), R_l(m) = exp(-(q(j + L) - q(j))),
+ *          R_l(m + 1) = R_l(m) GL, GL = exp(-2 s L^2 H^2); across the lanes
+ *          R_{l+1}(0) = R_l(0) gL, gL = exp(-2 s L H^2); and the lanes' first values
+ *          w(l), l < L, by one chain: w(l + 1) = w(l) rho(l), rho(l + 1) =
+ *          rho(l) G1, G1 = exp(-2 s H^2), rho(0) = exp(-s H (2A + H)).
+ *   P = 1: the same with rho(l) = rho1 = exp(-s H), R_l(m) = RL = exp(-s L H) for all
+ *          l and m, G1 = gL = GL = 1 (kd_dd_mul by 1 + 0 is exact).
+ * G1, gL, GL, rho1 and RL depend on H alone: xp_lane_steps forms them once per
+ * kernel call (the same values in every call: the bits do not depend on the split).
+ * Per block, w(0) (P = 2 also rho(0) and R_0(0) = exp(-s L H (2A + L H))) are fresh.
+ *
+ * Bound.  eps_f = 2^-88 for every fresh value (xp_fresh_exp: its arguments are formed
+ * as there, (d h)(d (2a + h)), (d L h)(d (2a + L h)) and 2 s L^k (d h)^2 with two
+ * kd_dd_mul_d and one kd_dd_mul and exact scalings by s, 2 and L^k), delta = 2^-103
+ * (one kd_dd_mul), eps = eps_f + delta; by induction, first order (the products of
+ * the error terms are below 2^-150 relatively).  P = 2: rel(rho(l)) <= eps_f + l eps
+ * and rel(w(l)) <= eps_f + sum_{i<l} (rel(rho(i)) + delta) <= (1 + l + l^2/2) eps;
+ * rel(R_l(0)) <= eps_f + l eps <= (1 + l) eps;
+ * rel(R_l(m)) <= (1 + l + m) eps; rel(w_l(m)) <= rel(w(l)) + sum_{i<m} (rel(R_l(i)) +
+ * delta) <= (1 + l + l^2/2 + m (2 + l) + m (m - 1)/2) eps =: B(l, m) eps.  P = 1:
+ * rel(w_l(m)) <= (1 + l + m) eps <= B(l, m) eps.  e = w.hi B(l, m) 2^-87.4 covers
+ * that with room (2^-87.4 / (2^-88 + 2^-103) > 1.5) for |w.hi| vs |w|, e's own
+ * rounding and the 2^-103 (|y| + e) of crtrig_decide_dd.  n <= EXP_BLOCK = 256: B <= 1 + 7 + 24.5 + 31 (9) + 465
+ * = 776.5 (e below 2^-77.7 relatively).
+ *
+ * Magnitudes: the caller has checked that q(n - 1) <= limit (620 for float64,
+ * zero_above otherwise) and n >= 2L: every recorded w_l(m) and every factor of the
+ * products that form it (w(l), rho(l) for l < L, R_l(i) for i < m: each exp(-v) with
+ * 0 <= v <= q(j) for a recorded j, including R_l(0) <= q(l + L) with l + L < 2L <= n)
+ * is >= exp(-620) > 2^-895, so those products are exact (above 2^-969).  The steps
+ * past the end (the lanes with j >= n in the last step, and their R) feed no
+ * recorded value.  a, h integers below 2^25, so a + jh, 2a + h and 2a + Lh are
+ * exact; d h >= 2^-300: no argument underflows (a = 0 gives q(0) = 0, w(0) = 1). */
+enum { XP_LANES = 8 };
 
-static size_t xp_block(double a, double h, int n, dd_t D, double s, int P, crtrig_dtype fmt,
-                        double limit, double *out, unsigned char *undecided, ptrdiff_t first, int dir)
+typedef struct xp_lane_steps {
+    dd_t G1, gL, GL, rho1, RL;
+    int ok;  /* 0: some argument above limit (then the elements go one by one) */
+} xp_lane_steps;
+
+static xp_lane_steps xp_lane_steps_of(dd_t D, double h, double s, int P, double limit)
 {
-    dd_t w, rho, G, q, dh;
-    size_t missing = 0;
-    int j;
-    dh = kd_dd_mul_d(D, h);
+    xp_lane_steps k;
+    dd_t dh = kd_dd_mul_d(D, h), one = dd_make(1.0, 0.0), sq;
+    k.ok = 0;
+    k.G1 = k.gL = k.GL = k.rho1 = k.RL = one;
     if (P == 1) {
-        q = kd_dd_mul_d(D, a);
-        rho = dh;
-        G = dd_make(1.0, 0.0);
-    } else {
-        dd_t b = kd_dd_mul_d(D, a), c = kd_dd_mul_d(D, 2.0 * a + h);
-        q = kd_dd_mul(b, b);
-        rho = kd_dd_mul(dh, c);
-        G = kd_dd_mul(dh, dh);
-        G.hi *= 2.0 * s;
-        G.lo *= 2.0 * s;
+        dd_t a1 = dd_make(s * dh.hi, s * dh.lo), aL = dd_make(s * XP_LANES * dh.hi, s * XP_LANES * dh.lo);
+        k.ok = xp_fresh_exp(a1, limit, &k.rho1) && xp_fresh_exp(aL, limit, &k.RL);
+        return k;
     }
-    q.hi *= s;
-    q.lo *= s;
-    rho.hi *= s;
-    rho.lo *= s;
-    if (!xp_fresh_exp(q, limit, &w) || !xp_fresh_exp(rho, limit, &rho) || (P == 2 && !xp_fresh_exp(G, limit, &G)))
-        return (size_t)-1;  /* not expected (the caller's checks); the caller goes direct */
-    for (j = 0; j < n; j++) {
-        double r, e = w.hi * (1.0 + (double)j + 0.5 * (double)j * (double)j) * 0x1.8p-88;
-        ptrdiff_t i = first + (ptrdiff_t)dir * j;
-        int decided = (fmt == CRTRIG_FLOAT64 && xp_quick_decide64(w, e, &r)) ||
-                      crtrig_decide_dd(w, e, fmt, &r);
-        missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
+    sq = kd_dd_mul(dh, dh);
+    {
+        double c1 = 2.0 * s, cL = 2.0 * s * XP_LANES, cLL = 2.0 * s * XP_LANES * XP_LANES;  /* exact */
+        k.ok = xp_fresh_exp(dd_make(c1 * sq.hi, c1 * sq.lo), limit, &k.G1) &&
+               xp_fresh_exp(dd_make(cL * sq.hi, cL * sq.lo), limit, &k.gL) &&
+               xp_fresh_exp(dd_make(cLL * sq.hi, cLL * sq.lo), limit, &k.GL);
+    }
+    return k;
+}
+
+static size_t xp_block_lanes(double a, double h, int n, dd_t D, double s, int P, const xp_lane_steps *k,
+                             crtrig_dtype fmt, double limit, double *out, unsigned char *undecided,
+                             ptrdiff_t first, int dir)
+{
+    double wh[XP_LANES], wl[XP_LANES], Rh[XP_LANES], Rl[XP_LANES], e[XP_LANES], g[XP_LANES];
+    int quick[XP_LANES], all_quick;
+    dd_t w, rho, R;
+    size_t missing = 0;
+    int l, m;
+    if (P == 1) {
+        dd_t q = kd_dd_mul_d(D, a);
+        q.hi *= s;
+        q.lo *= s;
+        if (!xp_fresh_exp(q, limit, &w))
+            return (size_t)-1;
+        rho = k->rho1;
+        R = k->RL;
+    } else {
+        dd_t A = kd_dd_mul_d(D, a), q = kd_dd_mul(A, A);
+        dd_t r1 = kd_dd_mul(kd_dd_mul_d(D, h), kd_dd_mul_d(D, 2.0 * a + h));
+        dd_t rL = kd_dd_mul(kd_dd_mul_d(D, XP_LANES * h), kd_dd_mul_d(D, 2.0 * a + XP_LANES * h));
+        q = dd_make(s * q.hi, s * q.lo);
+        r1 = dd_make(s * r1.hi, s * r1.lo);
+        rL = dd_make(s * rL.hi, s * rL.lo);
+        if (!xp_fresh_exp(q, limit, &w) || !xp_fresh_exp(r1, limit, &rho) || !xp_fresh_exp(rL, limit, &R))
+            return (size_t)-1;
+    }
+    for (l = 0; l < XP_LANES; l++) {
+        wh[l] = w.hi;
+        wl[l] = w.lo;
+        Rh[l] = R.hi;
+        Rl[l] = R.lo;
         w = kd_dd_mul(w, rho);
-        if (P == 2)
-            rho = kd_dd_mul(rho, G);
+        rho = kd_dd_mul(rho, k->G1);
+        R = kd_dd_mul(R, k->gL);
+    }
+    for (m = 0; m * XP_LANES < n; m++) {
+        const double Bm = 0.5 * (double)m * (double)(m - 1);  /* exact: m < 2^10 */
+        const dd_t GL = k->GL;
+        for (l = 0; l < XP_LANES; l++) {
+            /* B(l, m) exact (small halves); g: xp_quick_decide64's boundary distance. */
+            double B = ((1.0 + (double)l + 0.5 * (double)l * (double)l) + (double)m * (2.0 + (double)l)) + Bm;
+            uint64_t bits, field;
+            e[l] = wh[l] * B * 0x1.8p-88;
+            memcpy(&bits, &wh[l], sizeof bits);
+            field = (bits >> 52) & 0x7ff;
+            field -= (bits & 0xfffffffffffffu) == 0 ? 54 : 53;
+            field <<= 52;
+            memcpy(&g[l], &field, sizeof field);
+            quick[l] = fabs(wl[l]) + 1.5 * e[l] < g[l];
+        }
+        all_quick = 1;
+        for (l = 0; l < XP_LANES; l++)
+            all_quick &= quick[l];
+        if (fmt == CRTRIG_FLOAT64 && all_quick && (m + 1) * XP_LANES <= n) {
+            /* The common case: all L decided by the quick test, stored at once. */
+            if (dir > 0) {
+                double *o = out + first + m * XP_LANES;
+                unsigned char *u = undecided + first + m * XP_LANES;
+                for (l = 0; l < XP_LANES; l++) {
+                    o[l] = wh[l];
+                    u[l] = 0;
+                }
+            } else {  /* lane l at first - m L - l: the L values reversed, from the lowest address */
+                double *o = out + first - (m * XP_LANES + XP_LANES - 1);
+                unsigned char *u = undecided + first - (m * XP_LANES + XP_LANES - 1);
+                for (l = 0; l < XP_LANES; l++) {
+                    o[l] = wh[XP_LANES - 1 - l];
+                    u[l] = 0;
+                }
+            }
+        } else for (l = 0; l < XP_LANES && m * XP_LANES + l < n; l++) {
+            ptrdiff_t i = first + (ptrdiff_t)dir * (m * XP_LANES + l);
+            if (fmt == CRTRIG_FLOAT64 && quick[l]) {
+                out[i] = wh[l];  /* xp_quick_decide64's test (its derivation: |w.hi| >= 2^-968) */
+                undecided[i] = 0;
+            } else {
+                double r;
+                int decided = crtrig_decide_dd(dd_make(wh[l], wl[l]), e[l], fmt, &r);
+                missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
+            }
+        }
+        for (l = 0; l < XP_LANES; l++) {
+            dd_t wv = kd_dd_mul(dd_make(wh[l], wl[l]), dd_make(Rh[l], Rl[l]));
+            dd_t Rv = kd_dd_mul(dd_make(Rh[l], Rl[l]), GL);
+            wh[l] = wv.hi;
+            wl[l] = wv.lo;
+            Rh[l] = Rv.hi;
+            Rl[l] = Rv.lo;
+        }
     }
     return missing;
 }
@@ -579,13 +681,32 @@ static size_t xp_block_power(double a, double h, int n, dd_t D, double s, int P,
     return missing;
 }
 
-/* The elements [i0, i1) one by one (xp_element). */
+/* The elements [i0, i1) one by one (xp_element), those whose exp(-q) is certainly
+ * below half the smallest subnormal written as 0 first, without the double-double
+ * work: for P <= XP_REC_MAX, est = s (D.hi |x|)^P in double is q (1 + theta) with
+ * |theta| <= (2P + 1) 2^-53 (1.001) < 2^-49 (D.hi within 2^-53 (1 + 2^-52) of d, P
+ * factors; P + 1 roundings of products), so est > zero_above (1 + 2^-48) gives q >
+ * zero_above: the element xp_element decides 0 (its q.hi, within 2^-100 of q, is
+ * above zero_above too), the same value. */
 static size_t xp_direct(const crtrig_exp_args *c, dd_t D, size_t i0, size_t i1)
 {
+    const double zero_est = c->zero_above * (1.0 + 0x1p-48);
     size_t i, missing = 0;
     for (i = i0; i < i1; i++) {
         double x = c->x0 + (double)i * c->step, r;
-        int decided = xp_element(fabs(x), D, c->s, c->P, c->fmt, c->zero_above, &r);
+        int decided;
+        if (c->P <= XP_REC_MAX) {
+            double t = D.hi * fabs(x), est = c->s;
+            int k;
+            for (k = 0; k < c->P; k++)
+                est *= t;
+            if (est > zero_est) {
+                c->out[i] = 0.0;
+                c->undecided[i] = 0;
+                continue;
+            }
+        }
+        decided = xp_element(fabs(x), D, c->s, c->P, c->fmt, c->zero_above, &r);
         missing += crtrig_record_element(&c->out[i], &c->undecided[i], decided, &r);
     }
     return missing;
@@ -608,7 +729,8 @@ static size_t xp_power_blocks(const crtrig_exp_args *c, dd_t D, size_t b, size_t
         size_t m = b + n - sb < (size_t)len ? b + n - sb : (size_t)len;
         double xa = c->x0 + (double)sb * c->step, xb = c->x0 + (double)(sb + m - 1) * c->step;
         double lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
-        if (m >= 8 && xa * xb >= 0.0 && hi_x < 0x1p25 && h < 0x1p25 && D.hi * h >= 0x1p-100 * (1.0 + 0x1p-40) &&
+        if (m >= 8 && xa * xb >= 0.0 && hi_x < 0x1p25 && lo_x == floor(lo_x) && h < 0x1p25 &&
+            D.hi * h >= 0x1p-100 * (1.0 + 0x1p-40) &&
             (lo_x == 0.0 || D.hi * lo_x >= 0x1p-100 * (1.0 + 0x1p-40))) {
             double t = D.hi * (lo_x + (double)(m + (size_t)P) * h), far = c->s;
             int k;
@@ -772,49 +894,100 @@ static size_t xp_real_range(const crtrig_exp_args *c, size_t lo, size_t hi)
 
 #endif
 
+/* A block [b, b + n) with |x| monotone (no sign change) whose element nearest 0 has
+ * xp_direct's estimate above zero_above (1 + 2^-48): every element is 0 (xp_direct's
+ * argument, q nondecreasing in |x|), written so; 1, or 0 when not so (P <= XP_REC_MAX). */
+static int xp_block_is_zero(const crtrig_exp_args *c, dd_t D, double xa, double xb, size_t b, size_t n)
+{
+    double t, est = c->s;
+    size_t i;
+    int k;
+    if (c->P > XP_REC_MAX || !(xa * xb > 0.0))
+        return 0;
+    t = D.hi * fmin(fabs(xa), fabs(xb));
+    for (k = 0; k < c->P; k++)
+        est *= t;
+    if (!(est > c->zero_above * (1.0 + 0x1p-48)))
+        return 0;
+    for (i = b; i < b + n; i++) {
+        c->out[i] = 0.0;
+        c->undecided[i] = 0;
+    }
+    return 1;
+}
+
+/* How many elements from a block's near end (|x| = a + j h, j < n, a and h integers,
+ * a + (n - 1) h < 2^33) have their estimated q = s (D.hi (a + jh))^P (P <= 2;
+ * relative error < 2^-50: D.hi's 2^-53 and three roundings) at most thr: the estimate is
+ * nondecreasing in j as computed (a + jh exact, rounding monotone), so a binary search
+ * finds the count c, and every j < c has q(j) <= q(c - 1) <= thr (1 + 2^-50). */
+static int xp_near_count(double a, double h, int n, double dhi, double s, int P, double thr)
+{
+    int lo = 0, hi = n;  /* est(j) <= thr for j < lo, > thr for j >= hi */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        double t = dhi * (a + (double)mid * h), est = s * (P == 1 ? t : t * t);
+        if (est <= thr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A block [b, b + n) for P <= 2 with the lanes' steps k: the elements from the near
+ * end whose q is at most limit (xp_near_count at limit (1 - 2^-40): q <= limit) by
+ * xp_block_lanes when there are at least 2 XP_LANES of them, the rest one by one.
+ * The checks: |x| monotone inside (no sign change), integer |x| below 2^25 (h: the
+ * caller). */
+static size_t xp_lane_block(const crtrig_exp_args *c, dd_t D, const xp_lane_steps *k, size_t b, size_t n)
+{
+    const double h = fabs(c->step);
+    double xa = c->x0 + (double)b * c->step, xb = c->x0 + (double)(b + n - 1) * c->step;
+    double lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
+    if (xp_block_is_zero(c, D, xa, xb, b, n))
+        return 0;
+    if (n >= 2 * XP_LANES && xa * xb >= 0.0 && hi_x < 0x1p25 && lo_x == floor(lo_x)) {
+        int forward = fabs(xa) <= fabs(xb);
+        int near = xp_near_count(lo_x, h, (int)n, D.hi, c->s, c->P, c->limit * (1.0 - 0x1p-40));
+        if (near >= 2 * XP_LANES) {
+            size_t got = xp_block_lanes(lo_x, h, near, D, c->s, c->P, k, c->fmt, c->limit, c->out, c->undecided,
+                                        (ptrdiff_t)(forward ? b : b + n - 1), forward ? 1 : -1);
+            if (got != (size_t)-1)
+                return got + (forward ? xp_direct(c, D, b + (size_t)near, b + n) : xp_direct(c, D, b, b + n - (size_t)near));
+        }
+    }
+    return xp_direct(c, D, b, b + n);
+}
+
 /* The elements [lo, hi) of the fill c (lo a multiple of EXP_BLOCK: the pool's
  * chunks are whole blocks at multiples of the block, so every split sees the same
- * blocks and gives the same bits). */
+ * blocks and gives the same bits; the lanes' steps are the same in every call).
+ * P <= 2: xp_lane_block (one by one where the lanes' steps are unavailable: d h so
+ * large that q passes the limit within a few elements); 3 <= P <= XP_REC_MAX: xp_power_blocks;
+ * otherwise one by one.  The step h = |step| must be an integer below 2^25 with
+ * d h >= 2^-300 for the recurrences (the windows' x are integers, exp.h). */
 size_t CRTRIG_KERNEL(exp_range)(const crtrig_exp_args *c, size_t lo, size_t hi)
 {
-    const double x0 = c->x0, step = c->step, s = c->s, zero_above = c->zero_above, limit = c->limit;
     const dd_t D = dd_make(c->d_hi, c->d_lo);
+    const double h = fabs(c->step);
     const int P = c->P;
-    const crtrig_dtype fmt = c->fmt;
-    double *out = c->out;
-    unsigned char *undecided = c->undecided;
-    size_t i, b, missing = 0;
+    const int recur = h < 0x1p25 && h == floor(h) && D.hi * h >= 0x1p-300;
+    xp_lane_steps lanes;
+    size_t b, missing = 0;
     if (P == 0)
         return xp_real_range(c, lo, hi);  /* general_gaussian's real power p_hi + p_lo */
+    lanes.ok = 0;
+    if (P <= 2 && recur)
+        lanes = xp_lane_steps_of(D, h, c->s, P, c->limit);
     for (b = lo; b < hi; b += EXP_BLOCK) {
         size_t n = hi - b < EXP_BLOCK ? hi - b : EXP_BLOCK;
-        double xa = x0 + (double)b * step, xb = x0 + (double)(b + n - 1) * step;
-        double h = fabs(step), lo_x = fmin(fabs(xa), fabs(xb)), hi_x = fmax(fabs(xa), fabs(xb));
-        /* The recurrence (xp_block) for a block where |x| is monotone (no sign
-         * change inside), with a, h < 2^25, d h >= 2^-300, and q at the far end,
-         * estimated in double as s (d_hi hi_x)^P (relative error < 2^-50), at most
-         * limit (1 - 2^-40), so that the exact q is at most limit. */
-        if (P <= 2 && n >= 8 && xa * xb >= 0.0 && hi_x < 0x1p25 && h < 0x1p25 && D.hi * h >= 0x1p-300) {
-            double t = D.hi * hi_x, far = s * (P == 1 ? t : t * t);
-            if (far <= limit * (1.0 - 0x1p-40)) {
-                int forward = fabs(xa) <= fabs(xb);
-                size_t got = xp_block(lo_x, h, (int)n, D, s, P, fmt, limit, out, undecided,
-                                       (ptrdiff_t)(forward ? b : b + n - 1), forward ? 1 : -1);
-                if (got != (size_t)-1) {
-                    missing += got;
-                    continue;
-                }
-            }
-        }
-        if (P >= 3 && P <= XP_REC_MAX) {
+        if (P <= 2 && recur)
+            missing += lanes.ok ? xp_lane_block(c, D, &lanes, b, n) : xp_direct(c, D, b, b + n);
+        else if (P >= 3 && P <= XP_REC_MAX && recur)
             missing += xp_power_blocks(c, D, b, n);
-            continue;
-        }
-        for (i = b; i < b + n; i++) {
-            double x = x0 + (double)i * step, r;
-            int decided = xp_element(fabs(x), D, s, P, fmt, zero_above, &r);
-            missing += crtrig_record_element(&out[i], &undecided[i], decided, &r);
-        }
+        else if (!xp_block_is_zero(c, D, c->x0 + (double)b * c->step, c->x0 + (double)(b + n - 1) * c->step, b, n))
+            missing += xp_direct(c, D, b, b + n);
     }
     return missing;
 }
