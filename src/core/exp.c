@@ -5,6 +5,7 @@
  * kernel of the active target (dispatch.h), which computes the same bits on
  * every target (exp_pass.h).  See exp.h for the interface. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "dd.h"
@@ -13,12 +14,14 @@
 #include "fpformat.h"
 #include "threads.h"
 
-/* The claim weights (threads.h): an element of the exp fill costs about 5 to 12 ns
- * (gaussian, exponential, general_gaussian with an integer 2p at M = 10^5, one thread,
- * the 2-core AMD EPYC), one of the real-power fill about 150 ns, against the 0.5 ns
- * elements the pool's threshold counts.  Unweighted, a window of 10^5 (5 10^4
- * computed elements) never split. */
-enum { EXP_CLAIM_WEIGHT = 16, EXP_REAL_CLAIM_WEIGHT = 256 };
+/* The claim weights (threads.h), against the 0.5 ns elements the pool's threshold
+ * counts: an element of the exp fill whose value is not 0 costs about 1.6 ns for P <= 2
+ * (the lanes' recurrence; gaussian(std = N/6) at M = 10^5, one thread, the 2-core AMD
+ * Zen 5), 5 to 12 ns for the larger powers, one written as 0 (beyond the underflow
+ * threshold, exp_pass.h's zero blocks) about 0.4 ns; an element of the real-power fill
+ * about 150 ns.  exp_claim weighs the elements of each kind (the count of those not
+ * 0 estimated from the threshold: it only sets the thread count). */
+enum { EXP_LANE_WEIGHT = 3, EXP_CLAIM_WEIGHT = 16, EXP_REAL_CLAIM_WEIGHT = 256 };
 #include "dispatch.h"
 
 /* One fill: the kernel's arguments and the target whose kernel runs. */
@@ -37,15 +40,31 @@ static size_t exp_range(void *arg, size_t lo, size_t hi)
     return c->target->exp_range(&c->args, lo, hi);
 }
 
+/* The thread count of a fill (inside the fpenv bracket: floating-point estimates).
+ * |x| <= X = (zero_above / s)^(1/P) / d_hi (1 + 2^-20) holds every element not
+ * written as 0 (up to the estimate's rounding, which only moves the thread count):
+ * live = min(count, 2 X / |step| + 2) of them weigh EXP_LANE_WEIGHT (P <= 2) or
+ * EXP_CLAIM_WEIGHT, the rest 1. */
+static size_t exp_work_units(double step, size_t count, double d_hi, double s, int P, double zero_above)
+{
+    double X = pow(zero_above / s, 1.0 / (double)P) / d_hi * (1.0 + 0x1p-20), live_d;
+    size_t live, w = P <= 2 ? EXP_LANE_WEIGHT : EXP_CLAIM_WEIGHT;
+    live_d = step != 0.0 ? 2.0 * X / fabs(step) + 2.0 : (double)count;
+    live = !(live_d < (double)count) ? count : (size_t)live_d;
+    if (live > SIZE_MAX / w)
+        return SIZE_MAX;
+    return live * w + (count - live);
+}
+
 /* The argument checks that need floating-point comparisons run inside the fpenv
- * bracket (a NaN compared raises a flag), then the job. */
+ * bracket (a NaN compared raises a flag), then the claim and the job. */
 static CRTRIG_NOINLINE int exp_checked_work(const crtrig_target *target, double x0, double step, size_t count,
                                             double d_hi, double d_lo, double s, int P, crtrig_dtype fmt,
-                                            double *out, unsigned char *undecided, size_t *n_undecided,
-                                            int participants)
+                                            double *out, unsigned char *undecided, size_t *n_undecided)
 {
     const crtrig_format *f = crtrig_format_of(fmt);
     exp_call c;
+    int rc, participants;
     if (!(s == 0.5 || s == 1.0) || !(d_hi >= 0x1p-600 && d_hi <= 0x1p600) || !(fabs(d_lo) <= 0x1p-52 * d_hi))
         return CRTRIG_EINVAL;
     c.target = target;
@@ -63,7 +82,11 @@ static CRTRIG_NOINLINE int exp_checked_work(const crtrig_target *target, double 
     c.args.fmt = fmt;
     c.args.out = out;
     c.args.undecided = undecided;
-    return crtrig_threads_run_counting(participants, count, EXP_BLOCK, exp_range, &c, n_undecided);
+    participants = crtrig_threads_claim_weighted(exp_work_units(step, count, d_hi, s, P, c.args.zero_above),
+                                                 EXP_BLOCK, 1);
+    rc = crtrig_threads_run_counting(participants, count, EXP_BLOCK, exp_range, &c, n_undecided);
+    crtrig_threads_release(participants);
+    return rc;
 }
 
 /* The kernels of target index `target`, or of the active target for -1 (NULL when
@@ -79,16 +102,13 @@ int crtrig_exp_affine_fill_target(int target, double x0, double step, size_t cou
 {
     const crtrig_target *t = exp_target(target);
     crtrig_fpenv saved;
-    int rc, participants;
+    int rc;
     if (!t || !t->exp_range || P < 1 || P > CRTRIG_EXP_MAX_POWER || (int)fmt < 0 ||
         (int)fmt > (int)CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
-    participants = crtrig_threads_claim_weighted(count, EXP_BLOCK, EXP_CLAIM_WEIGHT);
     crtrig_fpenv_enter(&saved);
-    rc = exp_checked_work(t, x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided,
-                          participants);
+    rc = exp_checked_work(t, x0, step, count, d_hi, d_lo, s, P, fmt, out, undecided, n_undecided);
     crtrig_fpenv_leave(&saved, 0);
-    crtrig_threads_release(participants);
     return rc;
 }
 
