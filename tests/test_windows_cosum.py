@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.signal
 
-from crtrig import _cosine_windows, windows
+from crtrig import _core, _cosine_windows, windows
 
 import oracle
 
@@ -347,6 +347,52 @@ def test_listed_threads_bit_identical(thread_settings, count):
                 assert _core.pool_stats()["parallel_jobs"] == before + 1
                 _core._require_all_workers(False)
                 assert_same_bits(got, want, (make.__name__, fmt, stage, count))
+
+
+#: SIMD target slots of this build and CPU (0 baseline, 1 avx2, 2 avx512).
+TARGET_SLOTS = [i for i, name in enumerate(_core._supported_target_slots()) if name is not None]
+
+
+@pytest.mark.parametrize("target", TARGET_SLOTS)
+def test_barthann_float64_pass_on_every_target(target):
+    """barthann's float64 pass (window_lin_sin2.c over window64_pass.h's kind 4: w =
+    (12/25) n/N + (19/25) sin^2(pi n/N) for n <= N/2) through each target's kernel: the
+    baseline's bits, and sampled elements (the ends, exact points, random) against the
+    oracle; the whole window (the pass and its mirror) against the cosine-sum stages."""
+    rng = random.Random(31 + target)
+    for N in (2, 3, 12, 1000, 4097, 10**5 + 1, 2**20 + 3):
+        h = N // 2 + 1
+        k_hi, k_lo = _cosine_windows.double_double(Fraction(12, 25 * N))
+        b_hi, b_lo = _cosine_windows.double_double(Fraction(19, 25))
+        base, got = np.empty(h), np.empty(h)
+        _core.lin_sin2_fill(N, base, k_hi, k_lo, b_hi, b_lo, 0)
+        missing = _core.lin_sin2_fill(N, got, k_hi, k_lo, b_hi, b_lo, target)
+        assert missing == int(np.isnan(got).sum()) and np.array_equal(base.view(np.uint64), got.view(np.uint64))
+        L = N + 1  # the symmetric window of N + 1 points: w[n] at n <= N/2
+        for n in sorted({0, 1, h - 1, N // 4, N // 6, N // 3} | {rng.randrange(h) for _ in range(12)}):
+            if not np.isnan(got[n]):
+                assert got[n] == LISTED["barthann"](L, True, n)["float64"], (N, n)
+    for M in (5, 64, 1001, 4098):
+        for sym in (True, False):
+            fast = windows.barthann(M, sym)
+            staged = _cosine_windows.barthann_window(M, sym, np.dtype(np.float64), None, _first_stage=1)
+            assert_same_bits(fast, staged, (M, sym))
+
+
+def test_barthann_undecided_go_through_the_stages(monkeypatch):
+    """Elements the float64 pass leaves undecided (NaN) are computed by the cosine-sum
+    stages one by one: a pass that marks every third element still gives the oracle's
+    window."""
+    real = _core.lin_sin2_fill
+
+    def marking(D, out, *args):
+        real(D, out, *args)
+        out[::3] = np.nan
+        return len(out[::3])
+    monkeypatch.setattr(_cosine_windows._core, "lin_sin2_fill", marking)
+    for M in (7, 40, 65):
+        for sym in (True, False):
+            assert_same_bits(windows.barthann(M, sym), listed_expected("barthann", M, sym)["float64"], (M, sym))
 
 
 def test_allocation_failure_writes_nothing():

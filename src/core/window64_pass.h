@@ -252,9 +252,60 @@ W64_VECTORIZE static size_t w64_span_mirror_3(double sa_h, double sa_l, double c
     W64_GENERAL_BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)
 }
 
+/* The linear-plus-sine-squared window (kind CRTRIG_WINDOW_LIN_SIN2, window_coef.h):
+ * w = K r + B s, K = lin/D and B >= 0 double-double constants (window_lin_sin2.c's
+ * caller rounds each exact rational twice: within 2^-105 = 2 e^2 relatively; K > 0),
+ * barthann's folded form (12/25) r/D + (19/25) sin^2(pi r/D).  Both terms >= 0, no
+ * cancellation.  t = w64_lin(K, r) for the exact integer r < 2^53 (a double):
+ *   (p_h, p_e) = kd_two_prod(K_h, r) exact (products 0 or >= 2^-54: K_h >= 2^-54 as
+ *   lin/D >= 1/(2^52 den) with the caller's den < 2^2, r >= 1 or 0); RN(K_l r) within e^2
+ *   K r; p_e + that (<= 2e K r) rounds by <= 2 e^2 K r; kd_fast_two_sum exact (|p_h| =
+ *   RN(K_h r) >= the sum): |t~ - K r| <= 3 e^2 K r, and K's own 2 e^2: 5 e^2 t.
+ * w = w64_affine(t, B, s~) (its derivation above holds for any a = t >= 0 with |t_l| <= e
+ *   t_h): 15 e^2 (t_h + B_h s_h); B's 2 e^2 B s; s~'s 156.9 e^2 B s (above).  In all
+ *   |w~ - w| <= (156.9 + 2 + 15.1) e^2 B s + (5 + 15.1) e^2 t <= 174 e^2 w, within what
+ *   w64_round's E = 2^-96 w_h = 1024 e^2 w_h covers (as for Blackman's 281.3 e^2).  At r
+ *   = 0: s = t = 0 exactly, w~ = +0 = w with E = 0. */
+KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
+{
+    kdd_t p = kd_two_prod(k_h, r);
+    return kd_fast_two_sum(p.hi, p.lo + k_l * r);
+}
+
+#define W64_LIN_BODY(MIRROR_STORE)                                                               \
+    size_t i, undecided = 0;                                                                     \
+    for (i = 0; i < len; i++) {                                                                  \
+        kdd_t s = w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+        kdd_t t = w64_lin(a_h, a_l, r0 + (double)i);                                             \
+        kdd_t w = w64_affine(t.hi, t.lo, b_h, b_l, s);                                           \
+        uint64_t differ, bits = w64_round(w, &differ);                                           \
+        memcpy(o + 8 * i, &bits, sizeof bits);                                                   \
+        MIRROR_STORE                                                                             \
+        undecided += differ;                                                                     \
+    }                                                                                            \
+    return undecided;
+W64_VECTORIZE static size_t w64_span_4(double sa_h, double sa_l, double ca_h, double ca_l,
+                                       const double *restrict fs_h, const double *restrict fs_l,
+                                       const double *restrict fc_h, const double *restrict fc_l, size_t len,
+                                       char *restrict o, double r0, double a_h, double a_l, double b_h,
+                                       double b_l)
+{
+    W64_LIN_BODY()
+}
+W64_VECTORIZE static size_t w64_span_mirror_4(double sa_h, double sa_l, double ca_h, double ca_l,
+                                              const double *restrict fs_h, const double *restrict fs_l,
+                                              const double *restrict fc_h, const double *restrict fc_l,
+                                              size_t len, char *restrict o, char *restrict m, double r0,
+                                              double a_h, double a_l, double b_h, double b_l)
+{
+    W64_LIN_BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)
+}
+
 #define W64_SPAN(NAME, ...)                                                                      \
     (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__)                       \
-     : kind == 2 ? NAME##_2(__VA_ARGS__) : NAME##_3(__VA_ARGS__, a_h, a_l, b_h, b_l))
+     : kind == 2 ? NAME##_2(__VA_ARGS__)                                                         \
+     : kind == CRTRIG_WINDOW_LIN_SIN2 ? NAME##_4(__VA_ARGS__, (double)r, a_h, a_l, b_h, b_l)     \
+     : NAME##_3(__VA_ARGS__, a_h, a_l, b_h, b_l))
 
 size_t CRTRIG_KERNEL(window_run_float64)(const crtrig_window_coef *coef, const crtrig_sinpi_table *t,
                                          uint64_t r0, size_t count, char *out, char *mirror)

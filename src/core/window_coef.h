@@ -26,8 +26,14 @@
 #include <stdint.h>
 #include "crtrig/crtrig.h"
 
+/* An internal kind beside crtrig.h's four, for the float64 pass only (window64_pass.h):
+ * w = K r + B s at the phase r, with c0 = K (= lin/D) and c1 = B double-double constants
+ * (window_lin_sin2.c; barthann's folded form). */
+#define CRTRIG_WINDOW_LIN_SIN2 4
+
 typedef struct crtrig_window_coef {
-    int kind;               /* CRTRIG_HANN, CRTRIG_HAMMING, CRTRIG_BLACKMAN, CRTRIG_GENERAL_HAMMING */
+    int kind;               /* CRTRIG_HANN, CRTRIG_HAMMING, CRTRIG_BLACKMAN, CRTRIG_GENERAL_HAMMING,
+                               CRTRIG_WINDOW_LIN_SIN2 */
     int cancels;            /* general Hamming with alpha < 1/2 (c0 < 0) */
     uint64_t p, q;          /* alpha = p/q (general Hamming) */
     double c0_hi, c0_lo;    /* c0 = 2 alpha - 1 */

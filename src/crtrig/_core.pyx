@@ -59,6 +59,10 @@ cdef extern from "window_sinc.h" nogil:
     int crtrig_test_sinc_constant(int j, double *hi, double *lo)
     uint64_t CRTRIG_SINC_MAX_D
 
+cdef extern from "window_lin_sin2.h" nogil:
+    int crtrig_lin_sin2_fill_target(int target, uint64_t D, size_t count, double k_hi, double k_lo, double b_hi,
+                                    double b_lo, double *out, size_t *n_undecided)
+
 cdef extern from "window_taylor.h" nogil:
     int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *a_hi, const double *a_lo,
                                   int centre_one, int fmt, double *out, unsigned char *undecided,
@@ -1787,6 +1791,29 @@ def sinc_fill(int kind, uint64_t D, Py_ssize_t count, int fmt, int target=-1):
     if missing:
         return out, np.flatnonzero(flags)
     return out, np.empty(0, dtype=np.intp)
+
+
+def lin_sin2_fill(uint64_t D, cnp.ndarray out, double k_hi, double k_lo, double b_hi, double b_lo,
+                  int target=-1):
+    """out[r] = K r + B sin^2(pi r/D) correctly rounded to float64, r < len(out) (out: a
+    C-contiguous, aligned, writeable native float64 array; K, B double-doubles: see
+    src/core/window_lin_sin2.h), NaN where undecided: returns how many are.  `target`:
+    the kernel's SIMD target index (-1: the active one)."""
+    cdef size_t missing = 0
+    cdef size_t count
+    cdef int rc
+    if out.dtype != np.float64 or not out.dtype.isnative or not (out.flags.c_contiguous and out.flags.aligned
+                                                                 and out.flags.writeable):
+        raise ValueError("lin_sin2_fill: out must be a contiguous, aligned, writeable native float64 array")
+    count = <size_t>out.shape[0]
+    with nogil:
+        rc = crtrig_lin_sin2_fill_target(target, D, count, k_hi, k_lo, b_hi, b_lo,
+                                         <double *>cnp.PyArray_DATA(out), &missing)
+    if rc == CRTRIG_ENOMEM:
+        raise MemoryError("lin_sin2_fill: the sinpi table could not be allocated")
+    if rc != CRTRIG_OK:
+        raise ValueError("lin_sin2_fill: invalid arguments")
+    return missing
 
 
 def sinc_fill_under_fpenv(int kind, uint64_t D, Py_ssize_t count, int fmt, str rounding, bint ftz=False,

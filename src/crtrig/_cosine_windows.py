@@ -433,5 +433,27 @@ def barthann_window(M, sym, dt, out, **hooks):
         raise ValueError(f"barthann(): M must be at most {BARTHANN_MAX_LENGTH - (0 if sym else 1)}; got {M}")
     N = L - 1
     c0, c1, lin = BARTHANN
-    return _symmetric_listed(L, M, dt, out, lambda h, part: listed_sum(
-        [c0, c1], lin, 2 * N, -N, 2, h, part.dtype, part, **hooks))
+    return _symmetric_listed(L, M, dt, out, lambda h, part: _barthann_half(N, h, part, hooks))
+
+
+def _barthann_half(N, h, part, hooks):
+    """The first h = ceil((N + 1)/2) values of barthann (N = L - 1) into part.  At n < h,
+    r = |2n - N| = N - 2n and g = 1/2 - r/(2N) = n/N, so w = c0 + c1 cos(pi - 2 pi g) +
+    lin (1/2 - g) = (c0 + lin/2 - c1) + 2 c1 sin^2(pi n/N) - lin n/N = (12/25) n/N + (19/25)
+    sin^2(pi n/N): two terms >= 0.  float64 (contiguous, no forced stage or counts): the C core's
+    pass over n (window_lin_sin2.h; its rounding test decides all but about 2^-43 of the
+    elements), each one it leaves undecided (NaN) by listed_sum alone; otherwise
+    listed_sum over all."""
+    c0, c1, lin = BARTHANN
+    forced = hooks.get("_first_stage", 0) or hooks.get("_multi_start_bits", 0) or hooks.get("_counts") is not None
+    fast = (not forced and N >= 2 and part.dtype == np.float64 and part.dtype.isnative and part.flags.c_contiguous
+            and part.flags.aligned and part.flags.writeable)
+    if not fast:
+        listed_sum([c0, c1], lin, 2 * N, -N, 2, h, part.dtype, part, **hooks)
+        return
+    assert c0 + lin / 2 - c1 == 0 and lin < 0 < c1
+    k_hi, k_lo = double_double(-lin / N)
+    b_hi, b_lo = double_double(2 * c1)
+    if _core.lin_sin2_fill(N, part, k_hi, k_lo, b_hi, b_lo):
+        for n in np.flatnonzero(np.isnan(part)).tolist():
+            listed_sum([c0, c1], lin, 2 * N, 2 * n - N, 2, 1, part.dtype, part[n:n + 1])
