@@ -24,14 +24,15 @@ static const crtrig_target TARGETS[TARGET_COUNT] = {
     {0, 0, crtrig_tanpi_pass_float32_##suffix, crtrig_tanpi_pass_float64_##suffix},       \
     crtrig_exp_range_##suffix, crtrig_exp_dd_value_##suffix, crtrig_log_dd_value_##suffix,     \
     crtrig_sincos64_one_##suffix, crtrig_i0_series_##suffix, crtrig_kaiser_round64_##suffix,   \
-    crtrig_kbd_finish64_##suffix, crtrig_sinc_range_##suffix, crtrig_cosum_dd_##suffix
+    crtrig_kbd_finish64_##suffix, crtrig_sinc_range_##suffix, crtrig_cosum_dd_##suffix,       \
+    crtrig_taylor_range_##suffix
     {"baseline", CRTRIG_PASSES(baseline)},
 #ifdef CRTRIG_X86_TARGETS
     {"avx2", CRTRIG_PASSES(avx2)},
     {"avx512", CRTRIG_PASSES(avx512)},
 #else
-    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, 0, 0},
-    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"avx2", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"avx512", {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0, 0, 0, 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 #endif
 };
 

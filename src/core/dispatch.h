@@ -25,6 +25,7 @@ struct crtrig_window_coef;
 struct crtrig_exp_args;
 struct crtrig_i0_table;
 struct crtrig_sinc_args;
+struct crtrig_taylor_args;
 struct crtrig_cosum_spec;
 
 /* The I0 series of Kaiser's windows (kaiser_pass.h): S(y_n) as double-doubles for
@@ -103,6 +104,9 @@ typedef struct crtrig_target {
     /* The cosine-sum windows' double-double stage for count phases (cosum_pass.h). */
     void (*cosum_dd)(const struct crtrig_cosum_spec *s, int deg, const struct crtrig_sinpi_table *table, uint64_t D, const uint64_t *ph, const double *c_hi,
                      const double *c_lo, int count, double *h_hi, double *h_lo, double *e);
+    /* The Taylor window's elements [lo, hi) (taylor_pass.h; returns how many it left
+     * undecided). */
+    size_t (*taylor_range)(const struct crtrig_taylor_args *args, size_t lo, size_t hi);
 } crtrig_target;
 
 /* The target in use (baseline until crtrig_init runs). */
@@ -155,7 +159,8 @@ const crtrig_target *crtrig_target_entry(int i);
     size_t crtrig_sinc_range_##suffix(const struct crtrig_sinc_args *, size_t, size_t);          \
     void crtrig_cosum_dd_##suffix(const struct crtrig_cosum_spec *, int, const struct crtrig_sinpi_table *, \
                                   uint64_t, const uint64_t *, const double *, \
-                                  const double *, int, double *, double *, double *);
+                                  const double *, int, double *, double *, double *);            \
+    size_t crtrig_taylor_range_##suffix(const struct crtrig_taylor_args *, size_t, size_t);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
  * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "crtrig/crtrig.h"
 #include "dd.h"
 
@@ -49,6 +50,27 @@ int crtrig_decide_d(double y, double e, crtrig_dtype fmt, double *result);
  * is <= 2^-103 (|y| + e): the caller's e covers that.  crtrig_round_dd needs
  * |hi| >= 2^-1021 for float64 (its half gap is then exact). */
 int crtrig_decide_dd(dd_t y, double e, crtrig_dtype fmt, double *result);
+
+/* crtrig_decide_dd's float64 common case without its library calls: with |w - y| <= e,
+ * y = hi + lo (hi = RN(hi + lo)), 2^-1000 <= |hi| = 2^E m (1 <= m < 2), the doubles
+ * next to hi are 2^(E-52) away, but 2^(E-53) below |hi| when m = 1, so if |w - hi| <=
+ * |lo| + e < T = 2^(E-53) (2^(E-54) when m = 1), half the gap on either side, then
+ * RN(w) = hi (strictly inside: no tie).  The sum |lo| + e is compared rounded: RN(S) < T
+ * implies S < T (T is a double and rounding is monotone).  1 and *result = hi, or 0
+ * (then crtrig_decide_dd decides, or not).  Needs |hi| >= 2^-1000. */
+static inline int crtrig_quick_decide64(dd_t y, double e, double *result)
+{
+    uint64_t bits, top;
+    double scale;
+    memcpy(&bits, &y.hi, sizeof bits);
+    top = bits & 0x7ff0000000000000u;  /* 2^E */
+    memcpy(&scale, &top, sizeof scale);
+    scale *= (bits & 0x000fffffffffffffu) ? 0x1p-53 : 0x1p-54;  /* T: exact, |hi| >= 2^-1000 */
+    if (!(fabs(y.lo) + e < scale))
+        return 0;
+    *result = y.hi;
+    return 1;
+}
 
 /* One element of the window fills whose elements may stay undecided (exp windows,
  * KBD, Bohman/Lanczos, Taylor): *out = *r and *undecided = 0 when decided, else the

@@ -22,6 +22,7 @@
 #include "kaiser_pass.h"
 #include "sinc_pass.h"
 #include "cosum_pass.h"
+#include "taylor_pass.h"
 #if defined(__clang__)
 #pragma clang attribute pop
 #else

@@ -21,3 +21,4 @@
 #include "kaiser_pass.h"
 #include "sinc_pass.h"
 #include "cosum_pass.h"
+#include "taylor_pass.h"

@@ -400,26 +400,10 @@ static void store_phase(const cosum_fill *f, crtrig_stage_counts *counts, uint64
     }
 }
 
-/* The float64 rounding test's common case without its library calls: with
- * |w - y| <= e, y = hi + lo (hi = RN(hi + lo)), 2^-1000 <= |hi| = 2^E m (1 <= m < 2),
- * the doubles next to hi are 2^(E-52) away, but 2^(E-53) below when m = 1, so if
- * |w - hi| <= |lo| + e < T = 2^(E-53) (2^(E-54) when m = 1), half the gap on either
- * side, then RN(w) = hi.  The sum |lo| + e is compared rounded: RN(S) < T implies
- * S < T (T is a double and rounding is monotone).  Otherwise crtrig_decide_dd decides. */
+/* The float64 rounding test's common case (fpformat.h's crtrig_quick_decide64). */
 static int quick_float64(crtrig_dtype fmt, dd_t y, double e, double *result)
 {
-    uint64_t bits, top;
-    double scale;
-    if (fmt != CRTRIG_FLOAT64)
-        return 0;
-    memcpy(&bits, &y.hi, sizeof bits);
-    top = bits & 0x7ff0000000000000u;  /* 2^E */
-    memcpy(&scale, &top, sizeof scale);
-    scale *= (bits & 0x000fffffffffffffu) ? 0x1p-53 : 0x1p-54;  /* T: exact, |hi| >= 2^-1000 */
-    if (!(fabs(y.lo) + e < scale))
-        return 0;
-    *result = y.hi;
-    return 1;
+    return fmt == CRTRIG_FLOAT64 && crtrig_quick_decide64(y, e, result);
 }
 
 /* Whether a listed fill is the pure cosine sine_value serves: P(c) = c exactly (q_0 =

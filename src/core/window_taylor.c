@@ -53,8 +53,11 @@
  *
  * Threads (threads.h): the fill is a job over n; each element depends only on n, L,
  * the coefficients and the table (built for every phase before the split), so any
- * split gives the same bits.  No SIMD: scalar code on every target, the table from
- * the baseline builder.  The table is allocated before anything is written. */
+ * split gives the same bits.  The stage runs as the SIMD target's kernel (taylor_pass.h:
+ * the same operations, dd_mul's bits through kd_two_prod), or, for a coefficient with
+ * 0 < |a_hi| < 2^-300 (whose products the kernel's exactness argument does not cover),
+ * as the scalar code below on every target.  The table comes from the baseline
+ * builder and is allocated before anything is written. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -70,18 +73,14 @@
 
 enum { TAYLOR_BLOCK = 256 };
 
-typedef struct taylor_call {
-    const crtrig_sinpi_table *t;
-    int shift;        /* t->B = 2^shift */
-    uint64_t L;
-    size_t K;
-    const double *a_hi, *a_lo;
-    double e;         /* (12 + K/2) 2^-103 S~ */
-    int centre_one;
-    crtrig_dtype fmt;
-    double *out;
-    unsigned char *undecided;
-} taylor_call;
+typedef crtrig_taylor_args taylor_call;
+
+/* A fill: the kernel's arguments and the target whose kernel runs (NULL: this file's
+ * scalar stage, for coefficients the kernel does not take). */
+typedef struct taylor_job {
+    taylor_call args;
+    const crtrig_target *target;
+} taylor_job;
 
 /* cos(pi r/L) for 0 <= r <= L/2 from the table (absolute 8.8 units, top comment). */
 static inline dd_t table_cos(const crtrig_sinpi_table *t, int shift, uint64_t r)
@@ -121,8 +120,11 @@ static int taylor_value(const taylor_call *c, uint64_t j, double *result)
 
 static size_t taylor_range(void *arg, size_t lo, size_t hi)
 {
-    const taylor_call *c = (const taylor_call *)arg;
+    const taylor_job *job = (const taylor_job *)arg;
+    const taylor_call *c = &job->args;
     size_t n, missing = 0;
+    if (job->target)
+        return job->target->taylor_range(c, lo, hi);
     for (n = lo; n < hi; n++) {
         uint64_t j = c->L - 1 - 2 * (uint64_t)n;
         double r;
@@ -136,9 +138,10 @@ static size_t taylor_range(void *arg, size_t lo, size_t hi)
     return missing;
 }
 
-static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int participants,
+static CRTRIG_NOINLINE int taylor_work(taylor_job *job, size_t count, int participants,
                                        size_t *n_undecided)
 {
+    taylor_call *c = &job->args;
     crtrig_sinpi_table table;
     int rc, shift = 4;
     size_t m;
@@ -146,8 +149,11 @@ static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int partici
     /* B = 2^shift >= 16, the power of 2 at or above sqrt(L/2 + 1) (only speed depends on it). */
     while (shift < 31 && ((uint64_t)1 << (2 * shift)) < c->L / 2 + 1)
         shift++;
-    for (m = 0; m <= c->K; m++)
+    for (m = 0; m <= c->K; m++) {
         sum += fabs(c->a_hi[m]);
+        if (c->a_hi[m] != 0.0 && !(fabs(c->a_hi[m]) >= 0x1p-300))
+            job->target = NULL;  /* a tiny coefficient: the scalar stage (taylor_pass.h's magnitudes) */
+    }
     if (!(sum < CRTRIG_TAYLOR_MAX_SUM))
         return CRTRIG_EINVAL;
     c->e = 0x1p-103 * ((12.0 + 0.5 * (double)c->K) * sum);
@@ -156,8 +162,45 @@ static CRTRIG_NOINLINE int taylor_work(taylor_call *c, size_t count, int partici
         return rc;
     c->t = &table;
     c->shift = shift;
-    rc = crtrig_threads_run_counting(participants, count, TAYLOR_BLOCK, taylor_range, c, n_undecided);
+    rc = crtrig_threads_run_counting(participants, count, TAYLOR_BLOCK, taylor_range, job, n_undecided);
     crtrig_sinpi_table_free(&table);
+    return rc;
+}
+
+int crtrig_taylor_window_fill_target(int target, uint64_t L, size_t count, size_t K, const double *a_hi,
+                                     const double *a_lo, int centre_one, crtrig_dtype fmt, double *out,
+                                     unsigned char *undecided, size_t *n_undecided)
+{
+    const crtrig_target *t = target < 0 ? crtrig_active_target() : crtrig_target_at(target);
+    crtrig_fpenv saved;
+    taylor_job job;
+    taylor_call *c = &job.args;
+    int rc, participants;
+    size_t weight;
+    *n_undecided = 0;
+    if (!t || !t->taylor_range || L < 2 || L > CRTRIG_TAYLOR_MAX_L || (uint64_t)count > (L + 1) / 2 ||
+        K > CRTRIG_TAYLOR_MAX_K || (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
+        return CRTRIG_EINVAL;
+    if (count == 0)
+        return CRTRIG_OK;
+    job.target = t;
+    c->L = L;
+    c->K = K;
+    c->a_hi = a_hi;
+    c->a_lo = a_lo;
+    c->centre_one = centre_one;
+    c->fmt = fmt;
+    c->out = out;
+    c->undecided = undecided;
+    /* The pool's threshold counts elements near 0.5 ns each (threads.c); an element
+     * here costs about 4 ns per coefficient (the kernel, FMA targets; 10 ns on the
+     * scalar stage), so each weighs 8 (K + 1). */
+    weight = 8 * (K + 1);
+    participants = crtrig_threads_claim_weighted(count, TAYLOR_BLOCK, weight);
+    crtrig_fpenv_enter(&saved);
+    rc = taylor_work(&job, count, participants, n_undecided);
+    crtrig_fpenv_leave(&saved, 0);
+    crtrig_threads_release(participants);
     return rc;
 }
 
@@ -165,31 +208,6 @@ int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *
                               int centre_one, crtrig_dtype fmt, double *out, unsigned char *undecided,
                               size_t *n_undecided)
 {
-    crtrig_fpenv saved;
-    taylor_call c;
-    int rc, participants;
-    size_t weight;
-    *n_undecided = 0;
-    if (L < 2 || L > CRTRIG_TAYLOR_MAX_L || (uint64_t)count > (L + 1) / 2 || K > CRTRIG_TAYLOR_MAX_K ||
-        (int)fmt < 0 || (int)fmt > (int)CRTRIG_FLOAT64)
-        return CRTRIG_EINVAL;
-    if (count == 0)
-        return CRTRIG_OK;
-    c.L = L;
-    c.K = K;
-    c.a_hi = a_hi;
-    c.a_lo = a_lo;
-    c.centre_one = centre_one;
-    c.fmt = fmt;
-    c.out = out;
-    c.undecided = undecided;
-    /* The pool's threshold counts elements near 0.5 ns each (threads.c); an element
-     * here costs about 10 ns per coefficient, so each weighs 16 (K + 1). */
-    weight = 16 * (K + 1);
-    participants = crtrig_threads_claim_weighted(count, TAYLOR_BLOCK, weight);
-    crtrig_fpenv_enter(&saved);
-    rc = taylor_work(&c, count, participants, n_undecided);
-    crtrig_fpenv_leave(&saved, 0);
-    crtrig_threads_release(participants);
-    return rc;
+    return crtrig_taylor_window_fill_target(-1, L, count, K, a_hi, a_lo, centre_one, fmt, out, undecided,
+                                            n_undecided);
 }

@@ -22,6 +22,24 @@
 /* sum_m |a_hi[m]| must stay below this (the rounding of the ends needs |x| < 2^15). */
 #define CRTRIG_TAYLOR_MAX_SUM 16384.0
 
+struct crtrig_sinpi_table;
+
+/* One fill, as the per-target kernel taylor_range (taylor_pass.h) reads it: the
+ * sinpi table of denominator L (step t->B = 2^shift), the K + 1 coefficients, the
+ * bound e of the rounding test (window_taylor.c's top comment), the outputs. */
+typedef struct crtrig_taylor_args {
+    const struct crtrig_sinpi_table *t;
+    int shift;
+    uint64_t L;
+    size_t K;
+    const double *a_hi, *a_lo;
+    double e;         /* (12 + K/2) 2^-103 S~ */
+    int centre_one;
+    crtrig_dtype fmt;
+    double *out;
+    unsigned char *undecided;
+} crtrig_taylor_args;
+
 /* out[n] = w at j = L - 1 - 2n correctly rounded into fmt (as the double of the same
  * value), n = 0 .. count - 1 (2 <= L <= 2^52, count <= (L + 1)/2, 0 <= K <= 1023,
  * a_hi/a_lo of K + 1 entries, sum |a_hi| < 2^14), or NaN and undecided[n] = 1 where
@@ -31,5 +49,12 @@
 int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *a_hi, const double *a_lo,
                               int centre_one, crtrig_dtype fmt, double *out, unsigned char *undecided,
                               size_t *n_undecided);
+
+/* crtrig_taylor_window_fill through the kernel of target index `target` (0 baseline,
+ * 1 avx2, 2 avx512; -1: the active target), for the tests that compare targets:
+ * CRTRIG_EINVAL also for a target this build or CPU lacks. */
+int crtrig_taylor_window_fill_target(int target, uint64_t L, size_t count, size_t K, const double *a_hi,
+                                     const double *a_lo, int centre_one, crtrig_dtype fmt, double *out,
+                                     unsigned char *undecided, size_t *n_undecided);
 
 #endif

@@ -67,6 +67,9 @@ cdef extern from "window_taylor.h" nogil:
     int crtrig_taylor_window_fill(uint64_t L, size_t count, size_t K, const double *a_hi, const double *a_lo,
                                   int centre_one, int fmt, double *out, unsigned char *undecided,
                                   size_t *n_undecided)
+    int crtrig_taylor_window_fill_target(int target, uint64_t L, size_t count, size_t K, const double *a_hi,
+                                         const double *a_lo, int centre_one, int fmt, double *out,
+                                         unsigned char *undecided, size_t *n_undecided)
     uint64_t CRTRIG_TAYLOR_MAX_L
     size_t CRTRIG_TAYLOR_MAX_K
     double CRTRIG_TAYLOR_MAX_SUM
@@ -1853,12 +1856,13 @@ TAYLOR_MAX_K = CRTRIG_TAYLOR_MAX_K
 TAYLOR_MAX_SUM = CRTRIG_TAYLOR_MAX_SUM
 
 
-def taylor_fill(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int fmt):
+def taylor_fill(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int fmt, int target=-1):
     """The first `count` elements of the Taylor window of L points from the
     coefficients a_0 .. a_K as double-doubles (a_hi, a_lo: float64 arrays of K + 1),
     correctly rounded into float format `fmt` (see src/core/window_taylor.h):
     (values, indices of the undecided elements, NaN in values, for the exact
-    fallback)."""
+    fallback).  `target`: the kernel's SIMD target index (-1: the active one; the tests
+    compare targets; ValueError for one this machine lacks)."""
     cdef cnp.ndarray hi = np.ascontiguousarray(a_hi, dtype=np.float64)
     cdef cnp.ndarray lo = np.ascontiguousarray(a_lo, dtype=np.float64)
     cdef cnp.ndarray out
@@ -1873,7 +1877,7 @@ def taylor_fill(uint64_t L, Py_ssize_t count, a_hi, a_lo, bint centre_one, int f
     out = np.empty(count, dtype=np.float64)
     flags = np.empty(count, dtype=np.uint8)
     with nogil:
-        rc = crtrig_taylor_window_fill(L, <size_t>count, K, <const double *>cnp.PyArray_DATA(hi),
+        rc = crtrig_taylor_window_fill_target(target, L, <size_t>count, K, <const double *>cnp.PyArray_DATA(hi),
                                        <const double *>cnp.PyArray_DATA(lo), centre_one, fmt,
                                        <double *>cnp.PyArray_DATA(out),
                                        <unsigned char *>cnp.PyArray_DATA(flags), &missing)
