@@ -231,9 +231,12 @@ def _output(M, sym, dtype, out, fname, xp=None, device=None):
 
 
 def _ones(M, dt, out):
-    """scipy's result for M <= 1 (and boxcar's): ones."""
+    """scipy's result for M <= 1 (and boxcar's): ones (np.empty and fill: a little
+    faster than np.ones' copy, the same values)."""
     if out is None:
-        return _np.ones(M, dtype=dt)
+        ones = _np.empty(M, dtype=dt)
+        ones.fill(1)
+        return ones
     out[...] = 1
     return out
 
