@@ -45,6 +45,7 @@ then stays far inside float16's range).
 from __future__ import annotations
 
 import decimal
+import functools
 import math
 import numbers
 from fractions import Fraction
@@ -241,18 +242,30 @@ def _phi(n):
     return result
 
 
+@functools.lru_cache(maxsize=64)
+def _rational_values(q):
+    """[(Dp, P(cos(2 pi j/Dp)))] for every Dp <= 8 d^2 + 8 with phi(Dp) <= 2d (or Dp <= 2),
+    d = deg P, where that value is rational (the same for every j coprime to Dp: P mod
+    the minimal polynomial of cos(2 pi/Dp) is then that constant); q a tuple.  Cached: it
+    depends on the coefficients only, not on the window's length."""
+    d = max(j for j, x in enumerate(q) if x)
+    found = []
+    for Dp in range(1, 8 * d * d + 8 + 1):
+        if Dp > 2 and _phi(Dp) > 2 * d:
+            continue
+        R = _poly_mod(q, min_poly_cos(Dp))
+        if len(R) <= 1:  # else w is irrational at these phases
+            found.append((Dp, R[0] if R else Fraction(0)))
+    return tuple(found)
+
+
 def exact_phases(q, D):
     """{r: w} for the folded phases 0 <= r <= D/2 where w = P(c) is rational (see
     the module docstring); P = q nonconstant."""
-    d = max(j for j, x in enumerate(q) if x)
     exact = {}
-    for Dp in range(1, min(D, 8 * d * d + 8) + 1):
-        if D % Dp or (Dp > 2 and _phi(Dp) > 2 * d):
+    for Dp, value in _rational_values(tuple(q)):
+        if Dp > D or D % Dp:
             continue
-        R = _poly_mod(q, min_poly_cos(Dp))
-        if len(R) > 1:
-            continue  # w irrational at these phases
-        value = R[0] if R else Fraction(0)
         step = D // Dp
         for j in range(0, Dp // 2 + 1):
             if math.gcd(j, Dp) == 1:
@@ -308,15 +321,22 @@ def double_double(x):
 
 
 def core_spec(a):
+    """_core_spec of the coefficients (cached: their exact work once per window kind;
+    tuples, so that no caller changes the cached values)."""
+    return _core_spec(tuple(a))
+
+
+@functools.lru_cache(maxsize=64)
+def _core_spec(a):
     """(b, q, terms, poly) for the checked coefficients a: b_k = (-1)^k a_k, q the exact
     power-basis coefficients of P (w = P(c)), and the C core's arguments: terms =
     [(negative, num, den)] of the b_k, poly = [(hi, lo)] with hi = RN(q_j), lo =
     RN(q_j - hi) (so |hi + lo - q_j| <= 2^-106 |q_j| (1 + 2^-52), within the C core's
     2^-105)."""
-    b = [(-1) ** k * x for k, x in enumerate(a)] or [Fraction(0)]
-    q = power_basis(b)
-    terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
-    poly = [double_double(x) for x in q]
+    b = tuple((-1) ** k * x for k, x in enumerate(a)) or (Fraction(0),)
+    q = tuple(power_basis(list(b)))
+    terms = tuple((x < 0, abs(x.numerator), x.denominator) for x in b)
+    poly = tuple(double_double(x) for x in q)
     return b, q, terms, poly
 
 
