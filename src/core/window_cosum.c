@@ -156,7 +156,7 @@ static dd_t cos_dd(const cos_phase_t *p)
     return p->negative ? dd_make(-y.hi, -y.lo) : y;
 }
 
-static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, uint64_t D, const cos_phase_t *p,
+static int stage_double(const crtrig_cosum_spec *s, int deg, uint64_t r, const cos_phase_t *p,
                         crtrig_dtype fmt, double *result)
 {
     double c = cos_d(p), h = s->poly_hi[deg], e;
@@ -295,7 +295,7 @@ static int phase_value(const crtrig_cosum_spec *spec, int deg, const crtrig_sinp
 {
     cos_phase_t p = cos_phase(r, D);
     int rc;
-    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, r, D, &p, fmt, v)) {
+    if (first_stage <= CRTRIG_STAGE_DOUBLE && fmt != CRTRIG_FLOAT64 && stage_double(spec, deg, r, &p, fmt, v)) {
         if (counts)
             counts->by_stage[CRTRIG_STAGE_DOUBLE]++;
         return CRTRIG_OK;
