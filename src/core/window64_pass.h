@@ -236,29 +236,32 @@ W64_DEFINE_SPAN(2)
         undecided += differ;                                                                     \
     }                                                                                            \
     return undecided;
-W64_VECTORIZE static size_t w64_span_3(double sa_h, double sa_l, double ca_h, double ca_l,
-                                       const double *restrict fs_h, const double *restrict fs_l,
-                                       const double *restrict fc_h, const double *restrict fc_l, size_t len,
-                                       char *restrict o, double a_h, double a_l, double b_h, double b_l)
-{
-    W64_GENERAL_BODY()
-}
-W64_VECTORIZE static size_t w64_span_mirror_3(double sa_h, double sa_l, double ca_h, double ca_l,
-                                              const double *restrict fs_h, const double *restrict fs_l,
-                                              const double *restrict fc_h, const double *restrict fc_l,
-                                              size_t len, char *restrict o, char *restrict m, double a_h,
-                                              double a_l, double b_h, double b_l)
-{
-    W64_GENERAL_BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)
-}
+/* A span pair (without and with the mirror store) of a kind whose constants come as
+ * arguments (the extra parameters after the output pointers), BODY its loop. */
+#define W64_DEFINE_PARAM_SPANS(KIND, BODY, ...)                                                  \
+    W64_VECTORIZE static size_t w64_span_##KIND(                                                 \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o, __VA_ARGS__)                                               \
+    {                                                                                            \
+        BODY()                                                                                   \
+    }                                                                                            \
+    W64_VECTORIZE static size_t w64_span_mirror_##KIND(                                          \
+        double sa_h, double sa_l, double ca_h, double ca_l, const double *restrict fs_h,         \
+        const double *restrict fs_l, const double *restrict fc_h, const double *restrict fc_l,   \
+        size_t len, char *restrict o, char *restrict m, __VA_ARGS__)                             \
+    {                                                                                            \
+        BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)                                  \
+    }
+W64_DEFINE_PARAM_SPANS(3, W64_GENERAL_BODY, double a_h, double a_l, double b_h, double b_l)
 
 /* The linear-plus-sine-squared window (kind CRTRIG_WINDOW_LIN_SIN2, window_coef.h):
  * w = K r + B s, K = lin/D and B >= 0 double-double constants (window_lin_sin2.c's
  * caller rounds each exact rational twice: within 2^-105 = 2 e^2 relatively; K > 0),
  * barthann's folded form (12/25) r/D + (19/25) sin^2(pi r/D).  Both terms >= 0, no
  * cancellation.  t = w64_lin(K, r) for the exact integer r < 2^53 (a double):
- *   (p_h, p_e) = kd_two_prod(K_h, r) exact (products 0 or >= 2^-54: K_h >= 2^-54 as
- *   lin/D >= 1/(2^52 den) with the caller's den < 2^2, r >= 1 or 0); RN(K_l r) within e^2
+ *   (p_h, p_e) = kd_two_prod(K_h, r) exact (products 0 or >= 2^-54: K_h >= 2^-54, which
+ *   window_lin_sin2.c checks, barthann's 12/(25 N) for N <= 2^52; r >= 1 or 0); RN(K_l r) within e^2
  *   K r; p_e + that (<= 2e K r) rounds by <= 2 e^2 K r; kd_fast_two_sum exact (|p_h| =
  *   RN(K_h r) >= the sum): |t~ - K r| <= 3 e^2 K r, and K's own 2 e^2: 5 e^2 t.
  * w = w64_affine(t, B, s~) (its derivation above holds for any a = t >= 0 with |t_l| <= e
@@ -284,22 +287,7 @@ KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
         undecided += differ;                                                                     \
     }                                                                                            \
     return undecided;
-W64_VECTORIZE static size_t w64_span_4(double sa_h, double sa_l, double ca_h, double ca_l,
-                                       const double *restrict fs_h, const double *restrict fs_l,
-                                       const double *restrict fc_h, const double *restrict fc_l, size_t len,
-                                       char *restrict o, double r0, double a_h, double a_l, double b_h,
-                                       double b_l)
-{
-    W64_LIN_BODY()
-}
-W64_VECTORIZE static size_t w64_span_mirror_4(double sa_h, double sa_l, double ca_h, double ca_l,
-                                              const double *restrict fs_h, const double *restrict fs_l,
-                                              const double *restrict fc_h, const double *restrict fc_l,
-                                              size_t len, char *restrict o, char *restrict m, double r0,
-                                              double a_h, double a_l, double b_h, double b_l)
-{
-    W64_LIN_BODY(memcpy(m - 8 * (ptrdiff_t)i, &bits, sizeof bits);)
-}
+W64_DEFINE_PARAM_SPANS(4, W64_LIN_BODY, double r0, double a_h, double a_l, double b_h, double b_l)
 
 #define W64_SPAN(NAME, ...)                                                                      \
     (kind == 0 ? NAME##_0(__VA_ARGS__) : kind == 1 ? NAME##_1(__VA_ARGS__)                       \
