@@ -96,6 +96,17 @@ def exp_neg_rounded(q: Fraction, fmt: int) -> float:
         F *= 2
 
 
+#: The range of d the C fill takes (exp.c: 2^-600 <= d_hi <= 2^600).
+_TWO_600 = Fraction(2) ** 600
+_TWO_M600 = Fraction(2) ** -600
+
+
+@functools.lru_cache(maxsize=256)
+def _fill_constants(d: Fraction):
+    """dd_of(d) for d in [2^-600, 2^600], else None (cached per d)."""
+    return None if d > _TWO_600 or d < _TWO_M600 else dd_of(d)
+
+
 def dd_of(d: Fraction) -> tuple[float, float]:
     """d_hi = RN(d), d_lo = RN(d - d_hi): |d - d_hi - d_lo| <= 2^-106 d for d in the
     normal range (Python's int / int division is correctly rounded)."""
@@ -123,12 +134,13 @@ def _values(x0: int, step: int, count: int, d: Fraction, s: Fraction, P: int, fm
         return np.empty(0, dtype=np.float64)
     if max(abs(x0), abs(x0 + (count - 1) * step)) >= 2**53:
         raise ValueError("the window is too long for crtrig's exp windows (|x| must stay below 2**53)")
-    if d > Fraction(2) ** 600 or d < Fraction(2) ** -600:
+    constants = _fill_constants(d)
+    if constants is None:
         # d > 2^600: q >= (1/2) 2^600 for x != 0 (exp(-q) rounds to 0); d < 2^-600:
         # q < (2^53 2^-600)^P < 2^-56 (rounds to 1).  x == 0 gives exp(0) = 1.
         x = x0 + step * np.arange(count, dtype=np.float64)
         return np.where(x == 0, 1.0, 0.0 if d > 1 else 1.0)
-    d_hi, d_lo = dd_of(d)
+    d_hi, d_lo = constants
     values, missing = _core.exp_affine_fill(float(x0), float(step), count, d_hi, d_lo, float(s), P, fmt)
     for i in missing.tolist():
         values[i] = exp_neg_rounded(q_of(x0 + i * step, d, s, P), fmt)
@@ -327,7 +339,7 @@ def _real_power_values(x0: int, step: int, count: int, d: Fraction, P: Fraction,
     outside that domain: d beyond 2^+-600, |x| from 2^53) by exp_neg_half_power_rounded."""
     if count == 0:
         return np.empty(0, dtype=np.float64)
-    if max(abs(x0), abs(x0 + (count - 1) * step)) < 2**53 and Fraction(2) ** -600 <= d <= Fraction(2) ** 600:
+    if max(abs(x0), abs(x0 + (count - 1) * step)) < 2**53 and _TWO_M600 <= d <= _TWO_600:
         d_hi, d_lo = dd_of(d)
         p_hi, p_lo = dd_of(P)
         values, missing = _core.exp_real_fill(float(x0), float(step), count, d_hi, d_lo, p_hi, p_lo, fmt)

@@ -36,6 +36,7 @@ scipy computes the values in float64 with a few ulps of error, crtrig exactly.
 # Helpers under private names, so that the namespace (and dir()) holds only the
 # public API: the windows and get_window (__all__), as scipy.signal.windows does.
 import decimal as _decimal
+import functools as _functools
 import math as _math
 import numbers as _numbers
 import operator as _operator
@@ -856,10 +857,19 @@ _PARAM_MAX_DIGITS = 1000
 _PARAM_KINDS = "a float, an int, a fractions.Fraction, a decimal.Decimal or a decimal string"
 
 
+@_functools.lru_cache(maxsize=256)
+def _float_fraction(value):
+    """A finite Python float as the Fraction of its shortest decimal (cached: a window
+    called again with the same parameter skips the decimal parsing)."""
+    return _rational.split(repr(value)).fraction()
+
+
 def _param_fraction(value, fname, argname):
     """A real parameter as an exact Fraction: floats as the shortest decimal that reads
     back as the same value of their type (0.1 is 1/10, as general_hamming reads alpha),
     Fractions and ints as they are, decimal strings and Decimals as written."""
+    if type(value) is float and value - value == 0.0:  # finite (inf - inf and NaN give NaN)
+        return _float_fraction(value)
     if isinstance(value, (bool, _np.bool_)) or value is None:
         raise TypeError(f"{fname}(): {argname} must be {_PARAM_KINDS}; got {type(value).__name__}")
     if isinstance(value, (float, _np.floating)):
@@ -896,6 +906,13 @@ def _param_fraction(value, fname, argname):
                          f"(at most {_PARAM_MAX_DIGITS} digits and a power of ten of at most "
                          f"{_PARAM_MAX_DIGITS})")
     return parts.fraction()
+
+
+@_functools.lru_cache(maxsize=256)
+def _half_reciprocal(value):
+    """1/(2 |value|) for a nonzero Fraction (the exp windows' scale d; cached with the
+    parameter)."""
+    return 1 / (2 * abs(value))
 
 
 def _exp_result(M, periodic, dt, out, d, s, P, center=None):
@@ -955,7 +972,7 @@ def gaussian(M, std, sym=True, *, xp=None, device=None, dtype=_np.float64, out=N
     if M <= 1:
         return _ones(M, dt, out)
     # q = n^2/(2 std^2) = (1/2) (|x|/(2 std))^2 with x = 2n - (L - 1).
-    return _exp_result(M, periodic, dt, out, 1 / (2 * abs(value)), _Fraction(1, 2), 2)
+    return _exp_result(M, periodic, dt, out, _half_reciprocal(value), _Fraction(1, 2), 2)
 
 
 def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -1034,12 +1051,12 @@ def general_gaussian(M, p, sig, sym=True, *, xp=None, device=None, dtype=_np.flo
     # q = (1/2) |n/sig|^P = (1/2) (|x|/(2 sig))^P with x = 2n - (L - 1).
     if power.denominator != 1:  # a real power: the exact path (crtrig._exp_windows)
         L = M + 1 if periodic else M
-        values = _exp_windows.window_real_power(L, M, 1 / (2 * abs(width)), power, dt if out is None else out.dtype)
+        values = _exp_windows.window_real_power(L, M, _half_reciprocal(width), power, dt if out is None else out.dtype)
         if out is None:
             return values
         out[...] = values
         return out
-    return _exp_result(M, periodic, dt, out, 1 / (2 * abs(width)), _Fraction(1, 2), int(power))
+    return _exp_result(M, periodic, dt, out, _half_reciprocal(width), _Fraction(1, 2), int(power))
 
 
 def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype=_np.float64, out=None):
@@ -1094,7 +1111,7 @@ def exponential(M, center=None, tau=1., sym=True, *, xp=None, device=None, dtype
         return _ones(M, dt, out)
     if where is None:
         # q = |n - (L - 1)/2|/tau = |x|/(2 tau), x = 2n - (L - 1).
-        return _exp_result(M, periodic, dt, out, 1 / (2 * decay), _Fraction(1), 1)
+        return _exp_result(M, periodic, dt, out, _half_reciprocal(decay), _Fraction(1), 1)
     # q = |n cd - cn|/(cd tau) for center = cn/cd: the integers n cd - cn must stay below 2**53.
     cn, cd = where.numerator, where.denominator
     if max(abs(cn), abs((M - 1) * cd - cn)) >= 2**53:
