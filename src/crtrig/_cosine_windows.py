@@ -48,6 +48,7 @@ import decimal
 import functools
 import math
 import numbers
+import types
 from fractions import Fraction
 
 import numpy as np
@@ -376,6 +377,26 @@ def cosine_sum(a, M, periodic, dt, out, fname, _first_stage=0, _multi_start_bits
     return target
 
 
+@functools.lru_cache(maxsize=64)
+def _listed_spec(b, lin, D):
+    """What listed_sum needs of (b, lin, D), cached (a window called again with the same
+    length skips its exact work): the exact phases {r: P(c)} (read-only), their sorted
+    list, the C core's terms and double-double polynomial, and lin's spec (lin exactly
+    and lin/D as a double-double), or None."""
+    q = _core_spec_of_b(b)
+    exact = types.MappingProxyType(exact_phases(q[1], D))
+    terms, poly = q[2], q[3]
+    lin_spec = None
+    if lin:  # the C core takes lin exactly and lin/D as a double-double
+        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator) + double_double(lin / D)
+    return exact, tuple(sorted(exact)), terms, poly, lin_spec
+
+
+def _core_spec_of_b(b):
+    """_core_spec's (b, q, terms, poly) from the signed cosine coefficients b themselves."""
+    return _core_spec(tuple((-1) ** k * x for k, x in enumerate(b)))
+
+
 def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_bits=0, _counts=None):
     """w[i] = sum_k b_k cos(2 pi k r_i/D) + lin r_i/D, r_i = |first + i step| (b, lin:
     Fractions, P = sum b_k T_k nonconstant; every first + i step within [-D/2, D/2], so
@@ -385,14 +406,7 @@ def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_
     last = first + (M - 1) * step
     assert 2 * max(abs(first), abs(last)) <= D, (first, step, M, D)
     target = out if out is not None else np.empty(M, dtype=dt.newbyteorder("="))
-    q = power_basis(b)
-    exact = exact_phases(q, D)
-    skip = sorted(exact)
-    terms = [(x < 0, abs(x.numerator), x.denominator) for x in b]
-    poly = [double_double(x) for x in q]
-    lin_spec = None
-    if lin:  # the C core takes lin exactly and lin/D as a double-double
-        lin_spec = (lin < 0, abs(lin.numerator), lin.denominator) + double_double(lin / D)
+    exact, skip, terms, poly, lin_spec = _listed_spec(tuple(b), lin, D)
     # the elements at the exact phases: first + i step = +-r, solved for i
     hits = sorted({(sign * r - first) // step for r in skip for sign in (1, -1)
                    if (sign * r - first) % step == 0 and 0 <= (sign * r - first) // step < M})
@@ -456,6 +470,14 @@ def barthann_window(M, sym, dt, out, **hooks):
     return _symmetric_listed(L, M, dt, out, lambda h, part: _barthann_half(N, h, part, hooks))
 
 
+@functools.lru_cache(maxsize=64)
+def _barthann_constants(N):
+    """(K_hi, K_lo, B_hi, B_lo): K = -lin/N and B = 2 c1 as double-doubles (cached per N)."""
+    c0, c1, lin = BARTHANN
+    assert c0 + lin / 2 - c1 == 0 and lin < 0 < c1
+    return double_double(-lin / N) + double_double(2 * c1)
+
+
 def _barthann_half(N, h, part, hooks):
     """The first h = ceil((N + 1)/2) values of barthann (N = L - 1) into part.  At n < h,
     r = |2n - N| = N - 2n and g = 1/2 - r/(2N) = n/N, so w = c0 + c1 cos(pi - 2 pi g) +
@@ -471,9 +493,6 @@ def _barthann_half(N, h, part, hooks):
     if not fast:
         listed_sum([c0, c1], lin, 2 * N, -N, 2, h, part.dtype, part, **hooks)
         return
-    assert c0 + lin / 2 - c1 == 0 and lin < 0 < c1
-    k_hi, k_lo = double_double(-lin / N)
-    b_hi, b_lo = double_double(2 * c1)
-    if _core.lin_sin2_fill(N, part, k_hi, k_lo, b_hi, b_lo):
+    if _core.lin_sin2_fill(N, part, *_barthann_constants(N)):
         for n in np.flatnonzero(np.isnan(part)).tolist():
             listed_sum([c0, c1], lin, 2 * N, 2 * n - N, 2, 1, part.dtype, part[n:n + 1])
