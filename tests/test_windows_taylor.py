@@ -134,7 +134,7 @@ def test_simd_targets_bit_identical_and_correct(target):
     """The stage is a per-target kernel (taylor_pass.h: FMA products on avx2 and avx512,
     Dekker's on baseline): each target's values and undecided elements are the
     baseline's, for several parameters, lengths and formats, and sampled values match
-    the oracle; a coefficient below 2^-300 sends the fill to the scalar stage on every
+    the oracle; a coefficient below 2^-300 sends the fill to the baseline's kernel on every
     target (the same bits again)."""
     rng = random.Random(50 + target)
     for nbar, sll, norm in ((4, 30, True), (7, 100, False), (2, 13.1, True)):

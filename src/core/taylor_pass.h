@@ -7,13 +7,13 @@
  * that their dependency chains overlap (each element's operations, in their order, as
  * one at a time).
  *
- * The same bits on every target, and as window_taylor.c's scalar stage: the
- * double-double operations are dd.h's, except that the exact products inside
- * kd_dd_mul (kernel_dd_mul.h) are kd_two_prod (one fma where the target has it,
- * Dekker's product otherwise), which give dd_mul's bits whenever no product of hi
- * parts falls below 2^-969.  The table's products are of entries 0 or >= 2^-51
- * (products 0 or >= 2^-102); the caller sends this kernel only coefficients with
- * |a_hi| = 0 or >= 2^-300, and a cosine with 0 < |c~_hi| < 2^-600 (not seen: c~ is 0
+ * The same bits on every target: the double-double operations are dd.h's, except that
+ * the exact products inside kd_dd_mul (kernel_dd_mul.h) are kd_two_prod (one fma where
+ * the target has it, Dekker's product otherwise), which give dd_mul's bits whenever no
+ * product of hi parts falls below 2^-969.  The table's products are of entries 0 or
+ * >= 2^-51 (products 0 or >= 2^-102); the caller runs an FMA target's kernel only for
+ * coefficients with |a_hi| = 0 or >= 2^-300 (else the baseline's on every target, whose
+ * Dekker products are dd.h's even below 2^-969), and a cosine with 0 < |c~_hi| < 2^-600 (not seen: c~ is 0
  * or above 2^-160 at the phases tried) leaves its element undecided here, for the
  * caller's exact fallback, so every product a_hi c~_hi used is 0 or >= 2^-900.  c~
  * itself comes from exact products and dd_add_accurate: the same on every target, so

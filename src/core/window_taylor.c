@@ -53,11 +53,12 @@
  *
  * Threads (threads.h): the fill is a job over n; each element depends only on n, L,
  * the coefficients and the table (built for every phase before the split), so any
- * split gives the same bits.  The stage runs as the SIMD target's kernel (taylor_pass.h:
- * the same operations, dd_mul's bits through kd_two_prod), or, for a coefficient with
- * 0 < |a_hi| < 2^-300 (whose products the kernel's exactness argument does not cover),
- * as the scalar code below on every target.  The table comes from the baseline
- * builder and is allocated before anything is written. */
+ * split gives the same bits.  The stage is the SIMD target's kernel (taylor_pass.h:
+ * these operations, dd_mul's bits through kd_two_prod), or, for a coefficient with
+ * 0 < |a_hi| < 2^-300 (whose products the FMA kernels' exactness argument does not
+ * cover), the baseline target's kernel on every target (Dekker's products, dd.h's, with
+ * the absolute error for tiny products derived above).  The table comes from the
+ * baseline builder and is allocated before anything is written. */
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -75,67 +76,18 @@ enum { TAYLOR_BLOCK = 256 };
 
 typedef crtrig_taylor_args taylor_call;
 
-/* A fill: the kernel's arguments and the target whose kernel runs (NULL: this file's
- * scalar stage, for coefficients the kernel does not take). */
+/* A fill: the kernel's arguments and the target whose kernel runs (the baseline's, on
+ * every target, for coefficients the FMA kernels' exactness argument does not cover). */
 typedef struct taylor_job {
     taylor_call args;
     const crtrig_target *target;
 } taylor_job;
 
-/* cos(pi r/L) for 0 <= r <= L/2 from the table (absolute 8.8 units, top comment). */
-static inline dd_t table_cos(const crtrig_sinpi_table *t, int shift, uint64_t r)
-{
-    uint64_t a = r >> shift, b = r & (t->B - 1), i = a - t->a_first;
-    dd_t Sa = dd_make(t->coarse_sin_hi[i], t->coarse_sin_lo[i]), Ca = dd_make(t->coarse_cos_hi[i], t->coarse_cos_lo[i]);
-    dd_t Sb = dd_make(t->fine_sin_hi[b], t->fine_sin_lo[b]), Cb = dd_make(t->fine_cos_hi[b], t->fine_cos_lo[b]);
-    dd_t q = dd_mul(Sa, Sb);
-    return dd_add_accurate(dd_mul(Ca, Cb), dd_make(-q.hi, -q.lo));
-}
-
-static int taylor_value(const taylor_call *c, uint64_t j, double *result)
-{
-    const uint64_t L = c->L, L2 = 2 * L;
-    uint64_t s = 0;
-    size_t m;
-    dd_t acc = dd_make(c->a_hi[0], c->a_lo[0]);
-    for (m = 1; m <= c->K; m++) {
-        uint64_t f;
-        dd_t cs;
-        s += j;
-        if (s >= L2)
-            s -= L2;
-        f = s <= L ? s : L2 - s;
-        if (2 * f <= L) {
-            cs = table_cos(c->t, c->shift, f);
-        } else {
-            cs = table_cos(c->t, c->shift, L - f);
-            cs = dd_make(-cs.hi, -cs.lo);
-        }
-        acc = dd_add_accurate(acc, dd_mul(dd_make(c->a_hi[m], c->a_lo[m]), cs));
-    }
-    if (!(fabs(acc.hi) > 2.0 * c->e))
-        return 0;
-    return crtrig_decide_dd(acc, c->e, c->fmt, result);
-}
-
+/* The elements [lo, hi) by the fill's target kernel (taylor_pass.h). */
 static size_t taylor_range(void *arg, size_t lo, size_t hi)
 {
     const taylor_job *job = (const taylor_job *)arg;
-    const taylor_call *c = &job->args;
-    size_t n, missing = 0;
-    if (job->target)
-        return job->target->taylor_range(c, lo, hi);
-    for (n = lo; n < hi; n++) {
-        uint64_t j = c->L - 1 - 2 * (uint64_t)n;
-        double r;
-        int decided = 1;
-        if (j == 0 && c->centre_one)
-            r = 1.0;
-        else
-            decided = taylor_value(c, j, &r);
-        missing += crtrig_record_element(&c->out[n], &c->undecided[n], decided, &r);
-    }
-    return missing;
+    return job->target->taylor_range(&job->args, lo, hi);
 }
 
 static CRTRIG_NOINLINE int taylor_work(taylor_job *job, size_t count, int participants,
@@ -152,7 +104,7 @@ static CRTRIG_NOINLINE int taylor_work(taylor_job *job, size_t count, int partic
     for (m = 0; m <= c->K; m++) {
         sum += fabs(c->a_hi[m]);
         if (c->a_hi[m] != 0.0 && !(fabs(c->a_hi[m]) >= 0x1p-300))
-            job->target = NULL;  /* a tiny coefficient: the scalar stage (taylor_pass.h's magnitudes) */
+            job->target = crtrig_target_at(0);  /* a tiny coefficient: taylor_pass.h's magnitudes */
     }
     if (!(sum < CRTRIG_TAYLOR_MAX_SUM))
         return CRTRIG_EINVAL;
@@ -194,7 +146,7 @@ int crtrig_taylor_window_fill_target(int target, uint64_t L, size_t count, size_
     c->undecided = undecided;
     /* The pool's threshold counts elements near 0.5 ns each (threads.c); an element
      * here costs about 4 ns per coefficient (the kernel, FMA targets; 10 ns on the
-     * scalar stage), so each weighs 8 (K + 1). */
+     * baseline's), so each weighs 8 (K + 1). */
     weight = 8 * (K + 1);
     participants = crtrig_threads_claim_weighted(count, TAYLOR_BLOCK, weight);
     crtrig_fpenv_enter(&saved);

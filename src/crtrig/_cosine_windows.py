@@ -322,23 +322,23 @@ def double_double(x):
 
 
 def core_spec(a):
-    """_core_spec of the coefficients (cached: their exact work once per window kind;
-    tuples, so that no caller changes the cached values)."""
-    return _core_spec(tuple(a))
+    """(b, q, terms, poly) for the checked coefficients a: b_k = (-1)^k a_k, and
+    _spec_of_b(b)."""
+    b = tuple((-1) ** k * x for k, x in enumerate(a)) or (Fraction(0),)
+    return (b,) + _spec_of_b(b)
 
 
 @functools.lru_cache(maxsize=64)
-def _core_spec(a):
-    """(b, q, terms, poly) for the checked coefficients a: b_k = (-1)^k a_k, q the exact
-    power-basis coefficients of P (w = P(c)), and the C core's arguments: terms =
-    [(negative, num, den)] of the b_k, poly = [(hi, lo)] with hi = RN(q_j), lo =
-    RN(q_j - hi) (so |hi + lo - q_j| <= 2^-106 |q_j| (1 + 2^-52), within the C core's
-    2^-105)."""
-    b = tuple((-1) ** k * x for k, x in enumerate(a)) or (Fraction(0),)
+def _spec_of_b(b):
+    """(q, terms, poly) of the cosine coefficients b (a tuple): q the exact power-basis
+    coefficients of P (w = P(c)), and the C core's arguments: terms = [(negative, num,
+    den)] of the b_k, poly = [(hi, lo)] with hi = RN(q_j), lo = RN(q_j - hi) (so |hi + lo
+    - q_j| <= 2^-106 |q_j| (1 + 2^-52), within the C core's 2^-105).  Cached (their exact
+    work once per window kind), as tuples that no caller can change."""
     q = tuple(power_basis(list(b)))
     terms = tuple((x < 0, abs(x.numerator), x.denominator) for x in b)
     poly = tuple(double_double(x) for x in q)
-    return b, q, terms, poly
+    return q, terms, poly
 
 
 def element(a, n, D, dt, first_stage=0, multi_start_bits=0):
@@ -383,18 +383,12 @@ def _listed_spec(b, lin, D):
     length skips its exact work): the exact phases {r: P(c)} (read-only), their sorted
     list, the C core's terms and double-double polynomial, and lin's spec (lin exactly
     and lin/D as a double-double), or None."""
-    q = _core_spec_of_b(b)
-    exact = types.MappingProxyType(exact_phases(q[1], D))
-    terms, poly = q[2], q[3]
+    q, terms, poly = _spec_of_b(b)
+    exact = types.MappingProxyType(exact_phases(q, D))
     lin_spec = None
     if lin:  # the C core takes lin exactly and lin/D as a double-double
         lin_spec = (lin < 0, abs(lin.numerator), lin.denominator) + double_double(lin / D)
     return exact, tuple(sorted(exact)), terms, poly, lin_spec
-
-
-def _core_spec_of_b(b):
-    """_core_spec's (b, q, terms, poly) from the signed cosine coefficients b themselves."""
-    return _core_spec(tuple((-1) ** k * x for k, x in enumerate(b)))
 
 
 def listed_sum(b, lin, D, first, step, M, dt, out, _first_stage=0, _multi_start_bits=0, _counts=None):
@@ -483,8 +477,8 @@ def _barthann_half(N, h, part, hooks):
     r = |2n - N| = N - 2n and g = 1/2 - r/(2N) = n/N, so w = c0 + c1 cos(pi - 2 pi g) +
     lin (1/2 - g) = (c0 + lin/2 - c1) + 2 c1 sin^2(pi n/N) - lin n/N = (12/25) n/N + (19/25)
     sin^2(pi n/N): two terms >= 0.  float64 (contiguous, no forced stage or counts): the C core's
-    pass over n (window_lin_sin2.h; its rounding test decides all but about 2^-43 of the
-    elements), each one it leaves undecided (NaN) by listed_sum alone; otherwise
+    pass over n (window_lin_sin2.h; its rounding test, 2^-96 w wide against gaps of about
+    2^-52 w, should leave about one element in 2^43 undecided), each one it leaves undecided (NaN) by listed_sum alone; otherwise
     listed_sum over all."""
     c0, c1, lin = BARTHANN
     forced = hooks.get("_first_stage", 0) or hooks.get("_multi_start_bits", 0) or hooks.get("_counts") is not None

@@ -339,8 +339,9 @@ def _real_power_values(x0: int, step: int, count: int, d: Fraction, P: Fraction,
     outside that domain: d beyond 2^+-600, |x| from 2^53) by exp_neg_half_power_rounded."""
     if count == 0:
         return np.empty(0, dtype=np.float64)
-    if max(abs(x0), abs(x0 + (count - 1) * step)) < 2**53 and _TWO_M600 <= d <= _TWO_600:
-        d_hi, d_lo = dd_of(d)
+    constants = _fill_constants(d)
+    if max(abs(x0), abs(x0 + (count - 1) * step)) < 2**53 and constants is not None:
+        d_hi, d_lo = constants
         p_hi, p_lo = dd_of(P)
         values, missing = _core.exp_real_fill(float(x0), float(step), count, d_hi, d_lo, p_hi, p_lo, fmt)
         todo = missing.tolist()
