@@ -402,9 +402,10 @@ int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint6
  *     f(x) = *y and its bound *e for a float32 value x with 2^-13 <= |x| <= the
  *     largest float32 (the small reduction below 2^24, the table one above);
  *   crtrig_sincos64_value_target: the float64 pass's unrounded f(x) = *hi + *lo and
- *     its bound *e for finite |x| >= 2^-27, through the large reduction (large != 0)
- *     or the small one (|x| < 2^17); *flag is the lane's undecided code (0 or 2
- *     from the rounding test, 1 if refused);
+ *     its bound *e for finite |x| >= 2^-27; mode (0..3) bit 0: the large reduction
+ *     (set) or the small one (clear, |x| < 2^17), bit 1: the precise evaluation
+ *     (set) or the quick one the pass tries first (clear); *flag is the lane's
+ *     undecided code for that evaluation (0 or 2 from the rounding test);
  *   crtrig_window_pass_target: the window pass of dtype's format (float16 ..
  *     float64) over the folded phases r = first .. first + count - 1 <= D/2,
  *     1 <= D <= 2^52, with its own table: out[i] (the format's bits) is w at r
@@ -420,7 +421,7 @@ int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dt
                               const char *in, char *out, size_t count, unsigned char *undecided);
 int crtrig_sincos32_value_target(int target, crtrig_trig_func func, double x, double *y,
                                  double *e);
-int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
+int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int mode,
                                  double *hi, double *lo, double *e, int *flag);
 int crtrig_window_pass_target(int target, crtrig_window_kind kind, uint64_t first, uint64_t D,
                               crtrig_dtype dtype, size_t count, char *out, unsigned char *undecided);

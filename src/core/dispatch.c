@@ -146,18 +146,18 @@ int crtrig_sincos32_value_target(int target, crtrig_trig_func func, double x, do
     return CRTRIG_OK;
 }
 
-int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int large,
+int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, int mode,
                                  double *hi, double *lo, double *e, int *flag)
 {
     const crtrig_target *t = crtrig_target_at(target);
     uint64_t a;
     memcpy(&a, &x, sizeof a);
     a &= 0x7fffffffffffffffu;
-    /* finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
-    if (!t || (unsigned)func > CRTRIG_COS || a < 0x3e40000000000000u || a >= 0x7ff0000000000000u ||
-        (!large && a >= 0x4100000000000000u))
+    /* mode 0..3; finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
+    if (!t || (unsigned)func > CRTRIG_COS || (unsigned)mode > 3u || a < 0x3e40000000000000u ||
+        a >= 0x7ff0000000000000u || (!(mode & 1) && a >= 0x4100000000000000u))
         return CRTRIG_EINVAL;
-    *flag = t->sincos64_value((int)func, x, large != 0, hi, lo, e);
+    *flag = t->sincos64_value((int)func, x, mode, hi, lo, e);
     return CRTRIG_OK;
 }
 

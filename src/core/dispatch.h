@@ -55,8 +55,8 @@ typedef size_t (*crtrig_window_run_fn)(const struct crtrig_window_coef *coef,
  * bound; sincos64_pass.h) and of the window passes: the unrounded value and its bound (from given table entries for the
  * windows); the float64 ones return the lane's flag. */
 typedef void (*crtrig_sincos32_value_fn)(int func, double x, double *y, double *e);
-typedef int (*crtrig_sincos64_value_fn)(int func, double x, int large, double *hi, double *lo,
-                                        double *e);
+typedef int (*crtrig_sincos64_value_fn)(int func, double x, int mode, double *hi, double *lo,
+                                        double *e);  /* mode: bit 0 large, bit 1 precise */
 typedef int (*crtrig_window_value_fn)(const struct crtrig_window_coef *coef, int fmt, double sa, double ca, double fs, double fc,
                                       double *w, double *e);
 /* One float64 sin (func 0) or cos (1) through the float64 pass's lane

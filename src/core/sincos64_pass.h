@@ -12,14 +12,19 @@
  *   inf and NaN: undecided = 1, for the scalar path (NaN quiet, inf -> NaN with
  *     FE_INVALID).  Their lanes (and the tiny ones) compute on x = 1 instead.
  *   otherwise: reduction (Cody-Waite for |x| < 2^17 when the whole chunk allows it,
- *     otherwise the exact large reduction for every lane), sc64_eval, the bound
- *     (evaluation + reduction delta) and sc64_round: undecided = 2 when the two
- *     roundings differ, 0 when out[i] is the correctly rounded result.
+ *     otherwise the exact large reduction for every lane), sc64_eval_quick
+ *     (sincos64_quick.h), the bound (evaluation + reduction delta) and sc64_round.
+ *     The lanes whose two roundings differ (about 2 in 10^4) are computed again,
+ *     one by one, with the precise sc64_eval (sincos64_core.h) and rounded with its
+ *     bound: undecided = 2 when those two roundings differ too, 0 when out[i] is the
+ *     correctly rounded result (each evaluation's bound is proven, so a lane decided
+ *     by either is correctly rounded).
  * No intermediate overflows or underflows (sincos64_core.h), so finite inputs
  * raise no flag but inexact.
  */
 #include "pass_common.h"
 #include "sincos64_core.h"
+#include "sincos64_quick.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define SC64_VECTORIZE __attribute__((optimize("tree-vectorize")))
@@ -36,14 +41,18 @@ enum { SC64_CHUNK = 256 };
  * output bits and sets *flag (0, 1 or 2, see above).  Selects (x = 1 for those
  * lanes, or choosing the output with ?:) would let the compiler move the whole
  * computation under a condition, which it then cannot vectorize.  large selects
- * the reduction (a constant in each loop). */
-KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_t *flag,
+ * the reduction and precise the evaluation (sc64_eval, else sc64_eval_quick), both
+ * constants in each loop. */
+KD_INLINE uint64_t sc64_lane(int func, int large, int clean, int precise, uint64_t b, uint64_t *flag,
                              kdd_t *value, double *bound_out)
 {
     uint64_t kbits, differ;
     double delta, bound, y;
     kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), R;
-    R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
+    if (precise)
+        R = sc64_eval(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
+    else
+        R = sc64_eval_quick(kbits + ((uint64_t)func << 6), r.hi, r.lo, &bound);
     bound = bound + delta;
     y = sc64_round(R, bound, &differ);
     *value = R;
@@ -51,8 +60,28 @@ KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_
     return sc64_finish_lane(clean, b, y, differ, func ? SC64_ONE_BITS : b, flag);
 }
 
-/* One loop per (reduction, chunk with or without tiny/special lanes): no branch
- * inside, so it vectorizes. */
+/* The lanes of a chunk that the quick evaluation left undecided (flag 2: an
+ * ordinary lane, finite with |x| >= 2^-27, and below 2^17 unless large), again with
+ * the precise one; no clamp is needed for them.  Kept out of the vectorized loops:
+ * it runs for a few lanes in 10^4. */
+static void sc64_refine(int func, int large, const char *in, char *out, size_t n, uint64_t *flags)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (flags[i] == 2) {
+            uint64_t b, o;
+            kdd_t v;
+            double e;
+            memcpy(&b, in + 8 * i, sizeof b);
+            o = large ? sc64_lane(func, 1, 1, 1, b, &flags[i], &v, &e)
+                      : sc64_lane(func, 0, 1, 1, b, &flags[i], &v, &e);
+            memcpy(out + 8 * i, &o, sizeof o);
+        }
+    }
+}
+
+/* One loop per (reduction, chunk with or without tiny/special lanes), with the
+ * quick evaluation: no branch inside, so it vectorizes. */
 #define SC64_CHUNK_LOOP(NAME, LARGE, CLEAN)                                             \
     SC64_VECTORIZE static void NAME(int func, const char *in, char *out, size_t n,      \
                                     uint64_t *flags)                                    \
@@ -63,7 +92,7 @@ KD_INLINE uint64_t sc64_lane(int func, int large, int clean, uint64_t b, uint64_
             kdd_t v;                                                                    \
             double e;                                                                   \
             memcpy(&b, in + 8 * i, sizeof b);                                           \
-            o = sc64_lane(func, LARGE, CLEAN, b, &flags[i], &v, &e);                    \
+            o = sc64_lane(func, LARGE, CLEAN, 0, b, &flags[i], &v, &e);                 \
             memcpy(out + 8 * i, &o, sizeof o);                                          \
         }                                                                               \
     }
@@ -86,12 +115,16 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        uint64_t any_large, any_outside;
+        uint64_t any_large, any_outside, refine;
         sc64_chunk_kind(src, n, &any_large, &any_outside);
         if (any_large)
             (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
         else
             (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
+        for (i = 0, refine = 0; i < n; i++)
+            refine |= flags[i] & 2u;
+        if (refine)
+            sc64_refine(func, any_large != 0, src, dst, n, flags);
         for (i = 0; i < n; i++) {
             undecided[start + i] = (unsigned char)flags[i];
             any |= flags[i];
@@ -102,14 +135,15 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
 
 /* Test hook: the unrounded value R = *hi + *lo and the bound *e (evaluation and
  * reduction) of the pass for one finite x with |x| >= 2^-27, through the small
- * (large = 0, |x| < 2^17) or the large reduction.  Returns the lane's flag
- * (0, or 2 when the rounding test fails). */
-int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi, double *lo,
+ * (mode bit 0 clear, |x| < 2^17) or the large reduction (bit 0 set), and the quick
+ * (bit 1 clear) or the precise evaluation (bit 1 set).  Returns the lane's flag for
+ * that evaluation (0, or 2 when its rounding test fails). */
+int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int mode, double *hi, double *lo,
                                        double *e)
 {
     uint64_t flag;
     kdd_t v;
-    sc64_lane(func, large, 1, sc64_to_bits(x), &flag, &v, e);
+    sc64_lane(func, mode & 1, 1, (mode >> 1) & 1, sc64_to_bits(x), &flag, &v, e);
     *hi = v.hi;
     *lo = v.lo;
     return (int)flag;
@@ -117,7 +151,7 @@ int CRTRIG_KERNEL(sincos64_pass_value)(int func, double x, int large, double *hi
 
 /* One element in normal operation (the small calls of sincos_array.c: a Python
  * float, a NumPy float64 scalar): the first pass's lane for one x, without the
- * chunk set-up.  Tiny |x| are copied as the pass copies them; an ordinary x takes
+ * chunk set-up, with the precise evaluation (one lane: no second pass).  Tiny |x| are copied as the pass copies them; an ordinary x takes
  * the small reduction below 2^17 and the large one above (each lane's result, when
  * decided, is the correctly rounded value, whichever reduction: sincos64_core.h).
  * Returns 0 with *y that value, or 1 for inf, NaN and a failed rounding test, which
@@ -133,8 +167,8 @@ int CRTRIG_KERNEL(sincos64_one)(int func, double x, double *y)
         *y = func ? 1.0 : x;
         return 0;
     }
-    o = a < SC64_SMALL_BITS ? sc64_lane(func, 0, 1, b, &flag, &v, &e)
-                            : sc64_lane(func, 1, 1, b, &flag, &v, &e);
+    o = a < SC64_SMALL_BITS ? sc64_lane(func, 0, 1, 1, b, &flag, &v, &e)
+                            : sc64_lane(func, 1, 1, 1, b, &flag, &v, &e);
     *y = sc64_from_bits(o);
     return flag != 0;
 }

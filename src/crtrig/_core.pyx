@@ -220,7 +220,7 @@ cdef extern from "crtrig/crtrig.h" nogil:
     int crtrig_sincos_pass_target(int target, int func, int dtype, const char *inp, char *out,
                                   size_t count, unsigned char *undecided)
     int crtrig_sincos32_value_target(int target, int func, double x, double *y, double *e)
-    int crtrig_sincos64_value_target(int target, int func, double x, int large, double *hi,
+    int crtrig_sincos64_value_target(int target, int func, double x, int mode, double *hi,
                                      double *lo, double *e, int *flag)
     int crtrig_window_pass_target(int target, int kind, uint64_t first, uint64_t D, int dtype,
                                   size_t count, char *out, unsigned char *undecided)
@@ -1494,13 +1494,15 @@ def first_pass_with_target(int target, int func, cnp.ndarray x):
     return out, undecided
 
 
-def sincos64_pass_value(int target, int func, double x, bint large):
+def sincos64_pass_value(int target, int func, double x, bint large, bint precise=False):
     """Test hook: (hi, lo, e, flag) of the float64 first pass of SIMD target index
-    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17): its
+    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17), with its
+    quick evaluation or (precise=True) the one it re-runs undecided lanes with: the
     unrounded value hi + lo, the bound e it rounds with, and its undecided code."""
     cdef double hi = 0.0, lo = 0.0, e = 0.0
     cdef int flag = 0
-    _check(crtrig_sincos64_value_target(target, func, x, large, &hi, &lo, &e, &flag))
+    _check(crtrig_sincos64_value_target(target, func, x, (1 if large else 0) | (2 if precise else 0),
+                                        &hi, &lo, &e, &flag))
     return hi, lo, e, flag
 
 
