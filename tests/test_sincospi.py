@@ -254,6 +254,22 @@ def test_first_pass_decides_almost_everything():
         assert counts["double"] + counts["exact"] >= 19900, counts
 
 
+@pytest.mark.parametrize("target", [i for i, name in enumerate(_core._supported_target_slots()) if name],
+                         ids=[name for name in _core._supported_target_slots() if name])
+def test_float64_pass_refines_what_its_quick_evaluation_leaves(target):
+    """The float64 pass rounds every lane with the quick evaluation and evaluates the
+    few it leaves (about 4 in 10^4) again with the precise one, inside the pass: on
+    2 10^5 random inputs it leaves at most 5 undecided (without the second evaluation
+    about 80), and every decided lane is the oracle's."""
+    x = np.random.default_rng(8).uniform(-1e5, 1e5, 200000)
+    for func in FUNCS:
+        out, undecided = _core.first_pass_with_target(target, CODE[func], x)
+        assert np.count_nonzero(undecided) <= 5, np.count_nonzero(undecided)
+        sample = np.random.default_rng(9).choice(x.size, 2000, replace=False)
+        sample = sample[undecided[sample] == 0]
+        assert_oracle(func, x[sample], out[sample], oracle.trigpi(func, x[sample]), "random")
+
+
 # ---------------------------------------------------------------------------
 # IEEE 754-2019 9.2.1 special values, bit for bit, in every format
 # ---------------------------------------------------------------------------

@@ -125,7 +125,17 @@ int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dt
                               const char *in, char *out, size_t count, unsigned char *undecided)
 {
     const crtrig_target *t = crtrig_target_at(target);
-    if (!t || (unsigned)func > CRTRIG_COS || dtype > CRTRIG_FLOAT64)
+    if (!t || dtype > CRTRIG_FLOAT64)
+        return CRTRIG_EINVAL;
+    if (func == CRTRIG_SINPI || func == CRTRIG_COSPI) {
+        /* float32 and float64 only; undecided[] is left unwritten when none is */
+        if (!t->trigpi_pass[dtype])
+            return CRTRIG_EINVAL;
+        if (!t->trigpi_pass[dtype]((int)func, in, out, count, undecided))
+            memset(undecided, 0, count);
+        return CRTRIG_OK;
+    }
+    if ((unsigned)func > CRTRIG_COS)
         return CRTRIG_EINVAL;
     t->sincos_pass[dtype]((int)func, in, out, count, undecided);
     return CRTRIG_OK;

@@ -33,6 +33,7 @@
 #define CRTRIG_KERNEL_DD_H
 
 #include <math.h>
+#include <stdint.h>
 
 #ifndef CRTRIG_KERNEL_FMA
 #error "define CRTRIG_KERNEL_FMA (0 or 1) before including kernel_dd.h"
@@ -48,6 +49,12 @@
 typedef struct { double hi, lo; } kdd_t;
 
 KD_INLINE kdd_t kd_make(double hi, double lo) { kdd_t r; r.hi = hi; r.lo = lo; return r; }
+
+/* 1 if d != 0, else 0, without a comparison: d | -d has its top bit set exactly when
+ * d != 0 (for d != 0, one of d and 2^64 - d is at least 2^63).  SSE2, the baseline
+ * target, has no 64-bit integer compare, and a 64-bit != in a loop keeps GCC from
+ * vectorizing it there; subtraction, or and shift are SSE2 instructions. */
+KD_INLINE uint64_t kd_u64_nonzero(uint64_t d) { return (d | (0u - d)) >> 63; }
 
 KD_INLINE double kd_mul_add(double a, double b, double c)
 {

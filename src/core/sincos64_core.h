@@ -238,17 +238,24 @@ KD_INLINE uint64_t sc64_finish_lane(int clean, uint64_t b, double y, uint64_t di
 
 /* The kind of a chunk of n float64 inputs for the passes that use sc64_reduce_lane:
  * *any_large when it holds a finite |x| >= 2^17 (the large reduction for every lane),
- * *any_outside when it holds a tiny (|x| < 2^-27), infinite or NaN lane (not clean). */
+ * *any_outside when it holds a tiny (|x| < 2^-27), infinite or NaN lane (not clean).
+ * Each threshold's low 32 bits are zero, so comparing the high 32 bits of |x| (hi)
+ * decides the same: |x| >= 2^17 iff hi >= SC64_SMALL_HI, and so on.  32-bit compares
+ * vectorize on every target (SSE2, the baseline, has no 64-bit integer compare). */
+#define SC64_TINY_HI 0x3e400000u
+#define SC64_SMALL_HI 0x41000000u
+#define SC64_INF_HI 0x7ff00000u
 KD_INLINE void sc64_chunk_kind(const char *src, size_t n, uint64_t *any_large, uint64_t *any_outside)
 {
-    uint64_t large = 0, outside = 0;
+    uint32_t large = 0, outside = 0;
     size_t i;
     for (i = 0; i < n; i++) {
-        uint64_t b, a;
+        uint64_t b;
+        uint32_t hi;
         memcpy(&b, src + 8 * i, sizeof b);
-        a = b & SC64_ABS_MASK;
-        large |= a - SC64_SMALL_BITS < SC64_INF_BITS - SC64_SMALL_BITS;
-        outside |= a - SC64_TINY_BITS >= SC64_INF_BITS - SC64_TINY_BITS;
+        hi = (uint32_t)(b >> 32) & 0x7fffffffu;
+        large |= hi - SC64_SMALL_HI < SC64_INF_HI - SC64_SMALL_HI;
+        outside |= hi - SC64_TINY_HI >= SC64_INF_HI - SC64_TINY_HI;
     }
     *any_large = large;
     *any_outside = outside;
@@ -385,7 +392,7 @@ KD_INLINE double sc64_round(kdd_t R, double bound, uint64_t *differ)
 {
     double lo = R.hi + (R.lo - bound);
     double hi = R.hi + (R.lo + bound);
-    *differ = sc64_to_bits(lo) != sc64_to_bits(hi);
+    *differ = kd_u64_nonzero(sc64_to_bits(lo) ^ sc64_to_bits(hi));
     return lo;
 }
 

@@ -15,6 +15,7 @@
  */
 #include "pass_common.h"
 #include "sincos64_core.h"
+#include "sincos64_quick.h"
 #include "sincos32_core.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -64,7 +65,8 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
     R = sc64_eval(j, r.hi, r.lo, &bound);
     bound = bound + 0x1p-102 * fabs(r.hi);
     v = sc64_round(R, bound, &differ);
-    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
+    /* y == +-0 and j = 0 mod 128, on the bits (y's without its sign) */
+    zero = kd_u64_nonzero((sc64_to_bits(y) << 1) | (j & 127u)) ^ 1u;
     ordinary = (uint64_t)(a - TP64_LOW_BITS < TP64_HIGH_BITS - TP64_LOW_BITS);
     big = (uint64_t)(a - TP64_BIG_BITS < SC64_INF_BITS - TP64_BIG_BITS);
     tiny = (uint64_t)(a < TP64_LOW_BITS);
@@ -89,7 +91,13 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
 }
 
 /* A float64 lane of a clean chunk: tp64_lane's ordinary class for 2^-60 <= |x| <
- * 2^44, with fewer operations and the same results.
+ * 2^44, with fewer operations.  With precise, the same results and flags; otherwise
+ * with sc64_eval_quick (sincos64_quick.h) in place of sc64_eval, whose bound holds
+ * for the same arguments (|r_h| <= (1/2) pi/128 (1 + 2e), |r_l| <= e |r_h| from the
+ * two_sum), and which also returns the exact S = 0 or +-1 at j = 0 mod 64 with y = 0
+ * (r = 0: z = rz = g = sg = 0, b = (0, 0), low = S_l = 0).  The pass evaluates the
+ * lanes it leaves undecided again with precise (the same bits as tp64_lane where
+ * that one decides).
  *   w = 128 |x|: exact (a power of 2; 2^-53 <= w < 2^51).  ks = RN(w + 1.5 2^52),
  *   kd = ks - 1.5 2^52 (exact) = the integer nearest w, ties to even (|w| < 2^51:
  *   the sum lies in (2^52, 2^53), where the ulp is 1), y = w - kd (exact).
@@ -105,7 +113,7 @@ KD_INLINE uint64_t tp64_lane(int use_cos, int clean, uint64_t b, uint64_t *flag)
  *   nothing: r is the same double-double, and so are R, the bound, v and the flags.
  * The zeros are replaced as in tp64_lane; so are the outputs and the flags. */
 #define TP64_CLEAN_HIGH_BITS 0x42b0000000000000u  /* 2^44 */
-KD_INLINE uint64_t tp64_clean_lane(int use_cos, uint64_t b, uint64_t *flag)
+KD_INLINE uint64_t tp64_clean_lane(int use_cos, int precise, uint64_t b, uint64_t *flag)
 {
     const uint64_t sign = b & ~(uint64_t)SC64_ABS_MASK;
     uint64_t differ, j, zero, m;
@@ -118,10 +126,14 @@ KD_INLINE uint64_t tp64_clean_lane(int use_cos, uint64_t b, uint64_t *flag)
     p = kd_two_prod(y, SC64_PI_128_H);
     q = kd_mul_add(y, SC64_PI_128_L, p.lo);
     r = kd_two_sum(p.hi, q);
-    R = sc64_eval(j, r.hi, r.lo, &bound);
+    if (precise)
+        R = sc64_eval(j, r.hi, r.lo, &bound);
+    else
+        R = sc64_eval_quick(j, r.hi, r.lo, &bound);
     bound = bound + 0x1p-102 * fabs(r.hi);
     v = sc64_round(R, bound, &differ);
-    zero = (uint64_t)(y == 0.0 && (j & 127u) == 0);
+    /* y == +-0 and j = 0 mod 128, on the bits (y's without its sign) */
+    zero = kd_u64_nonzero((sc64_to_bits(y) << 1) | (j & 127u)) ^ 1u;
     m = 0u - zero;
     *flag = differ & (zero ^ 1u);
     return ((sc64_to_bits(v) ^ (use_cos ? 0u : sign)) & ~m) | ((use_cos ? 0u : sign) & m);
@@ -241,23 +253,44 @@ CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp64_cospi, uint64_t, 8, uint64_t, tp64
 CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_sinpi, uint32_t, 4, uint32_t, tp32_lane(0, 0, b, &f))
 CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_cospi, uint32_t, 4, uint32_t, tp32_lane(1, 0, b, &f))
 
-/* float64 clean loops (tp64_clean_lane). */
+/* float64 clean loops (tp64_clean_lane with the quick evaluation): each lane's flag
+ * in flags[i], and their OR returned. */
 #define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
-    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n)      \
+    TRIGPI_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n,            \
+                                                uint64_t *flags)                           \
     {                                                                                    \
         uint64_t any = 0;                                                                \
         size_t i;                                                                        \
         for (i = 0; i < n; i++) {                                                        \
-            uint64_t b, o, f;                                                            \
+            uint64_t b, o;                                                               \
             memcpy(&b, in + 8 * i, sizeof b);                                            \
-            o = tp64_clean_lane(USE_COS, b, &f);                                         \
+            o = tp64_clean_lane(USE_COS, 0, b, &flags[i]);                               \
             memcpy(out + 8 * i, &o, sizeof o);                                           \
-            any |= f;                                                                    \
+            any |= flags[i];                                                             \
         }                                                                                \
         return any;                                                                      \
     }
 TRIGPI_CLEAN_LOOP64(tp64_sinpi_clean, 0)
 TRIGPI_CLEAN_LOOP64(tp64_cospi_clean, 1)
+
+/* The lanes of a clean chunk that the quick evaluation left undecided, again with the
+ * precise one (a few in 10^4: kept out of the vectorized loops); returns the OR of
+ * the new flags. */
+static uint64_t tp64_refine(int use_cos, const char *in, char *out, size_t n, uint64_t *flags)
+{
+    uint64_t any = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (flags[i]) {
+            uint64_t b, o;
+            memcpy(&b, in + 8 * i, sizeof b);
+            o = use_cos ? tp64_clean_lane(1, 1, b, &flags[i]) : tp64_clean_lane(0, 1, b, &flags[i]);
+            memcpy(out + 8 * i, &o, sizeof o);
+            any |= flags[i];
+        }
+    }
+    return any;
+}
 
 /* float32 clean loops (tp32_clean_lane), which also check that the chunk is clean, as
  * sincos_pass.h's do: they keep the largest |b| - low (unsigned: lanes below low wrap
@@ -288,15 +321,19 @@ TRIGPI_CLEAN_LOOP32(tp32_cospi_clean, 1, TP32_COS_LOW_BITS)
 
 enum { TRIGPI_CHUNK = 256 };
 
-/* Whether every element of a float64 chunk is clean: 2^-60 <= |x| < 2^44. */
+/* Whether every element of a float64 chunk is clean: 2^-60 <= |x| < 2^44, compared
+ * on the high 32 bits of |x| (both thresholds' low 32 bits are zero: the same
+ * answer), which vectorizes on SSE2 too (sc64_chunk_kind). */
 TRIGPI_VECTORIZE static int tp64_all_ordinary(const char *in, size_t n)
 {
-    uint64_t outside = 0;
+    uint32_t outside = 0;
     size_t i;
     for (i = 0; i < n; i++) {
         uint64_t b;
+        uint32_t hi;
         memcpy(&b, in + 8 * i, sizeof b);
-        outside |= (uint64_t)((b & SC64_ABS_MASK) - TP64_LOW_BITS >= TP64_CLEAN_HIGH_BITS - TP64_LOW_BITS);
+        hi = (uint32_t)(b >> 32) & 0x7fffffffu;
+        outside |= hi - (uint32_t)(TP64_LOW_BITS >> 32) >= (uint32_t)((TP64_CLEAN_HIGH_BITS - TP64_LOW_BITS) >> 32);
     }
     return outside == 0;
 }
@@ -304,27 +341,37 @@ TRIGPI_VECTORIZE static int tp64_all_ordinary(const char *in, size_t n)
 /* First pass over count contiguous float64 (or float32) elements, func CRTRIG_SINPI
  * or CRTRIG_COSPI (in and out must not overlap): out[i] for every i, and, when it
  * returns 1, undecided[i] as above (nonzero for some i); when it returns 0, every
- * out[i] is final and undecided[] is not written (the array kernel reads it only
- * after a nonzero return). */
+ * out[i] is final and undecided[] need not be read (the array kernel reads it only
+ * after a nonzero return).  float64 writes undecided[] chunk by chunk: a clean
+ * chunk's flags after its refinement, another chunk's from its flags loop (the
+ * general lanes again) when it has an undecided lane, else zeros. */
 int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size_t count,
                                        unsigned char *undecided)
 {
     const int use_cos = func == 3; /* CRTRIG_COSPI */
-    uint64_t any = 0;
-    size_t start;
+    uint64_t any = 0, flags[TRIGPI_CHUNK];
+    size_t start, i;
     for (start = 0; start < count; start += TRIGPI_CHUNK) {
         size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        if (tp64_all_ordinary(src, n))
-            any |= (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n);
-        else
-            any |= (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
+        uint64_t left;
+        if (tp64_all_ordinary(src, n)) {
+            left = (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n, flags);
+            if (left)
+                left = tp64_refine(use_cos, src, dst, n, flags);
+            for (i = 0; i < n; i++)
+                undecided[start + i] = (unsigned char)(flags[i] & (0u - left));
+        } else {
+            left = (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
+            if (left)
+                (use_cos ? tp64_cospi_flags : tp64_sinpi_flags)(src, n, undecided + start);
+            else
+                memset(undecided + start, 0, n);
+        }
+        any |= left;
     }
-    if (!any)
-        return 0;
-    (use_cos ? tp64_cospi_flags : tp64_sinpi_flags)(in, count, undecided);
-    return 1;
+    return any != 0;
 }
 
 int CRTRIG_KERNEL(trigpi_pass_float32)(int func, const char *in, char *out, size_t count,

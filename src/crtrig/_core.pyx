@@ -1483,7 +1483,8 @@ def first_pass_with_target(int target, int func, cnp.ndarray x):
     """Test hook: the first pass alone of SIMD target index `target` over the
     contiguous 1-D float16, bfloat16, float32 or float64 array x: (out, undecided),
     where out[i] is the correctly rounded sin (func 0) or cos (1) of x[i] wherever
-    undecided[i] == 0 (1: outside the pass, 2: rounding test failed)."""
+    undecided[i] == 0 (1: outside the pass, 2: rounding test failed); also sinpi (2)
+    and cospi (3) of a float32 or float64 x (undecided[i] nonzero: left to the stages)."""
     if x.dtype not in _TRIG_CODES or x.ndim != 1 or not x.flags.c_contiguous:
         raise TypeError("x must be a contiguous 1-D float16, bfloat16, float32 or float64 array")
     out = np.empty_like(x)
