@@ -63,9 +63,10 @@ KD_INLINE uint64_t sc64_lane(int func, int large, int clean, int precise, uint64
 /* The lanes of a chunk that the quick evaluation left undecided (flag 2: an
  * ordinary lane, finite with |x| >= 2^-27, and below 2^17 unless large), again with
  * the precise one; no clamp is needed for them.  Kept out of the vectorized loops:
- * it runs for a few lanes in 10^4. */
-static void sc64_refine(int func, int large, const char *in, char *out, size_t n, uint64_t *flags)
+ * it runs for a few lanes in 10^4.  Returns the OR of the chunk's flags after it. */
+static uint64_t sc64_refine(int func, int large, const char *in, char *out, size_t n, uint64_t *flags)
 {
+    uint64_t any = 0;
     size_t i;
     for (i = 0; i < n; i++) {
         if (flags[i] == 2) {
@@ -77,15 +78,19 @@ static void sc64_refine(int func, int large, const char *in, char *out, size_t n
                       : sc64_lane(func, 0, 1, 1, b, &flags[i], &v, &e);
             memcpy(out + 8 * i, &o, sizeof o);
         }
+        any |= flags[i];
     }
+    return any;
 }
 
 /* One loop per (reduction, chunk with or without tiny/special lanes), with the
- * quick evaluation: no branch inside, so it vectorizes. */
+ * quick evaluation: no branch inside, so it vectorizes.  Returns the OR of the
+ * flags. */
 #define SC64_CHUNK_LOOP(NAME, LARGE, CLEAN)                                             \
-    SC64_VECTORIZE static void NAME(int func, const char *in, char *out, size_t n,      \
-                                    uint64_t *flags)                                    \
+    SC64_VECTORIZE static uint64_t NAME(int func, const char *in, char *out, size_t n,  \
+                                        uint64_t *flags)                                \
     {                                                                                   \
+        uint64_t any = 0;                                                               \
         size_t i;                                                                       \
         for (i = 0; i < n; i++) {                                                       \
             uint64_t b, o;                                                              \
@@ -94,7 +99,9 @@ static void sc64_refine(int func, int large, const char *in, char *out, size_t n
             memcpy(&b, in + 8 * i, sizeof b);                                           \
             o = sc64_lane(func, LARGE, CLEAN, 0, b, &flags[i], &v, &e);                 \
             memcpy(out + 8 * i, &o, sizeof o);                                          \
+            any |= flags[i];                                                            \
         }                                                                               \
+        return any;                                                                     \
     }
 SC64_CHUNK_LOOP(sc64_chunk_small, 0, 0)
 SC64_CHUNK_LOOP(sc64_chunk_small_clean, 0, 1)
@@ -115,20 +122,21 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        uint64_t any_large, any_outside, refine;
+        uint64_t any_large, any_outside, left;
         sc64_chunk_kind(src, n, &any_large, &any_outside);
         if (any_large)
-            (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
+            left = (any_outside ? sc64_chunk_large : sc64_chunk_large_clean)(func, src, dst, n, flags);
         else
-            (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
-        for (i = 0, refine = 0; i < n; i++)
-            refine |= flags[i] & 2u;
-        if (refine)
-            sc64_refine(func, any_large != 0, src, dst, n, flags);
-        for (i = 0; i < n; i++) {
-            undecided[start + i] = (unsigned char)flags[i];
-            any |= flags[i];
+            left = (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
+        if (left & 2u)
+            left = sc64_refine(func, any_large != 0, src, dst, n, flags);
+        if (left) {
+            for (i = 0; i < n; i++)
+                undecided[start + i] = (unsigned char)flags[i];
+        } else {
+            memset(undecided + start, 0, n);
         }
+        any |= left;
     }
     return any != 0;
 }

@@ -360,8 +360,12 @@ int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size
             left = (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n, flags);
             if (left)
                 left = tp64_refine(use_cos, src, dst, n, flags);
-            for (i = 0; i < n; i++)
-                undecided[start + i] = (unsigned char)(flags[i] & (0u - left));
+            if (left) {
+                for (i = 0; i < n; i++)
+                    undecided[start + i] = (unsigned char)flags[i];
+            } else {
+                memset(undecided + start, 0, n);
+            }
         } else {
             left = (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
             if (left)
