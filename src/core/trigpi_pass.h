@@ -256,7 +256,7 @@ CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_cospi, uint32_t, 4, uint32_t, tp32
 /* float64 clean loops (tp64_clean_lane with the quick evaluation): each lane's flag
  * in flags[i], and their OR returned. */
 #define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
-    TRIGPI_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n,            \
+    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n,      \
                                                 uint64_t *flags)                           \
     {                                                                                    \
         uint64_t any = 0;                                                                \
