@@ -397,7 +397,7 @@ int crtrig_window_spec_element(const crtrig_window_spec *spec, uint64_t n, uint6
 /* Test hooks of the first passes of target index `target` (as in
  * crtrig_trig_strided_target), all returning CRTRIG_EINVAL outside their domain:
  *   crtrig_sincos_pass_target: the first pass alone over count contiguous
- *     elements of dtype (float16 .. float64; sinpi and cospi float32 and float64):
+ *     elements of dtype (float16 .. float64; sinpi, cospi and tan float32 and float64):
  *     out[i] is final where undecided[i] == 0;
  *   crtrig_sincos32_value_target: the float32/bfloat16/float16 pass's unrounded
  *     f(x) = *y and its bound *e for a float32 value x with 2^-13 <= |x| <= the

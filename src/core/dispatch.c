@@ -127,11 +127,12 @@ int crtrig_sincos_pass_target(int target, crtrig_trig_func func, crtrig_dtype dt
     const crtrig_target *t = crtrig_target_at(target);
     if (!t || dtype > CRTRIG_FLOAT64)
         return CRTRIG_EINVAL;
-    if (func == CRTRIG_SINPI || func == CRTRIG_COSPI) {
-        /* float32 and float64 only; undecided[] is left unwritten when none is */
-        if (!t->trigpi_pass[dtype])
+    if (func == CRTRIG_SINPI || func == CRTRIG_COSPI || func == CRTRIG_TAN) {
+        /* float32 and float64 only; undecided[] may be left unwritten when none is */
+        crtrig_sincos_pass_fn pass = func == CRTRIG_TAN ? t->tan_pass[dtype] : t->trigpi_pass[dtype];
+        if (!pass)
             return CRTRIG_EINVAL;
-        if (!t->trigpi_pass[dtype]((int)func, in, out, count, undecided))
+        if (!pass((int)func, in, out, count, undecided))
             memset(undecided, 0, count);
         return CRTRIG_OK;
     }
@@ -171,17 +172,17 @@ int crtrig_sincos64_value_target(int target, crtrig_trig_func func, double x, in
     return CRTRIG_OK;
 }
 
-int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+int crtrig_tan64_value_target(int target, double x, int mode, double *hi, double *lo, double *e,
                               int *flag)
 {
     const crtrig_target *t = crtrig_target_at(target);
     uint64_t a;
     memcpy(&a, &x, sizeof a);
     a &= 0x7fffffffffffffffu;
-    /* finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
-    if (!t || !t->tan64_value || a < 0x3e40000000000000u || a >= 0x7ff0000000000000u ||
-        (!large && a >= 0x4100000000000000u))
+    /* mode 0..3; finite, 2^-27 <= |x|, and |x| < 2^17 for the small reduction */
+    if (!t || !t->tan64_value || (unsigned)mode > 3u || a < 0x3e40000000000000u ||
+        a >= 0x7ff0000000000000u || (!(mode & 1) && a >= 0x4100000000000000u))
         return CRTRIG_EINVAL;
-    *flag = t->tan64_value(x, large != 0, hi, lo, e);
+    *flag = t->tan64_value(x, mode, hi, lo, e);
     return CRTRIG_OK;
 }

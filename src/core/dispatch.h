@@ -63,7 +63,7 @@ typedef int (*crtrig_window_value_fn)(const struct crtrig_window_coef *coef, int
  * (sincos64_pass.h's sincos64_one): 0 with *y the correctly rounded value, 1 when
  * the lane leaves x to the per-element stages. */
 typedef int (*crtrig_sincos64_one_fn)(int func, double x, double *y);
-typedef int (*crtrig_tan64_value_fn)(double x, int large, double *hi, double *lo, double *e);
+typedef int (*crtrig_tan64_value_fn)(double x, int mode, double *hi, double *lo, double *e);  /* mode: bit 0 large, bit 1 precise */
 typedef int (*crtrig_window64_value_fn)(const struct crtrig_window_coef *coef, const double *entries, double *hi, double *lo,
                                         double *e);
 
@@ -163,9 +163,10 @@ const crtrig_target *crtrig_target_entry(int i);
     size_t crtrig_taylor_range_##suffix(const struct crtrig_taylor_args *, size_t, size_t);
 /* Test hook (not in the public header): the float64 tan pass's unrounded tan x =
  * *hi + *lo and its bound *e (tan_pass.h) of target index `target`, for finite |x| >=
- * 2^-27 through the large reduction (large != 0) or the small one (|x| < 2^17); *flag
- * as in crtrig_sincos64_value_target.  CRTRIG_EINVAL outside that domain. */
-int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+ * 2^-27; mode (0..3) bit 0: the large reduction (set) or the small one (clear, |x| <
+ * 2^17), bit 1: the precise evaluation (set) or the quick one (clear); *flag as in
+ * crtrig_sincos64_value_target.  CRTRIG_EINVAL outside that domain. */
+int crtrig_tan64_value_target(int target, double x, int mode, double *hi, double *lo, double *e,
                               int *flag);
 
 CRTRIG_DECLARE_PASSES(baseline)

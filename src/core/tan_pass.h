@@ -36,6 +36,7 @@
 #include "pass_common.h"
 #include "sincos32_core.h"
 #include "sincos64_core.h"
+#include "sincos64_quick.h"
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define TAN_VECTORIZE __attribute__((optimize("tree-vectorize")))
@@ -108,11 +109,15 @@ KD_INLINE uint32_t tan32_flag(uint32_t w, uint64_t undecided)
 /* ---- float64 ----
  * One reduction of sin/cos (sincos64_core.h: the small one below 2^17, the large one
  * otherwise, with its delta), r = r_h + r_l and k; then
- *   S = sc64_eval(k, r) ~ sin x and C = sc64_eval(k + 64, r) ~ cos x (cos x = sin(x +
- *   pi/2): j + 64), |S - sin x| <= E_s and |C - cos x| <= E_c, E = the eval's bound
- *   plus delta (sincos64_core.h); |S_l| <= e |S_h|, |C_l| <= e |C_h| (e = 2^-53).
+ *   S = eval(k, r) ~ sin x and C = eval(k + 64, r) ~ cos x (cos x = sin(x + pi/2):
+ *   j + 64), |S - sin x| <= E_s and |C - cos x| <= E_c, E = the eval's bound plus delta
+ *   (sincos64_core.h); |S_l| <= e |S_h|, |C_l| <= e |C_h| (e = 2^-53).  The eval is
+ *   sc64_eval_quick (sincos64_quick.h) in the pass's loops; the lanes whose rounding
+ *   test fails are computed again with sc64_eval (sincos64_core.h), one by one.
+ *   Both satisfy what follows.
  * Each of E_s, E_c is at most 2^-35 of its value: the eval's part is relative
- * (<= 2^-64.7: 2^-52 r^2 with |r| <= 0.01236, plus 2^-78 and 2^-99), delta is at most
+ * (sc64_eval: <= 2^-64.7, 2^-52 r^2 with |r| <= 0.01236, plus 2^-78 and 2^-99;
+ * sc64_eval_quick: <= 2^-62.5, 4.25 e z + 1.625 e z, z <= 1.528e-4, plus 2^-99 twice), delta is at most
  * 2^22.35 2^-119 = 2^-96.6 (small) or 2^-102 |r_h| + 2^-133 (large), and |sin x|, |cos
  * x| >= 2^-61 (above).
  * The quotient, Q = Q_h + Q_l ~ S/C (S = S_h + S_l, C = C_h + C_l):
@@ -156,14 +161,19 @@ KD_INLINE kdd_t tan64_quotient(kdd_t S, kdd_t C, double es, double ec, double *b
     return kd_fast_two_sum(qh, ql);
 }
 
-KD_INLINE uint64_t tan64_lane(int large, int clean, uint64_t b, uint64_t *flag, kdd_t *value,
-                              double *bound_out)
+KD_INLINE uint64_t tan64_lane(int large, int clean, int precise, uint64_t b, uint64_t *flag,
+                              kdd_t *value, double *bound_out)
 {
     uint64_t kbits, differ;
     double delta, es, ec, bound, y;
     kdd_t r = sc64_reduce_lane(large, clean, b, &kbits, &delta), S, C, Q;
-    S = sc64_eval(kbits, r.hi, r.lo, &es);
-    C = sc64_eval(kbits + 64u, r.hi, r.lo, &ec);
+    if (precise) {
+        S = sc64_eval(kbits, r.hi, r.lo, &es);
+        C = sc64_eval(kbits + 64u, r.hi, r.lo, &ec);
+    } else {
+        S = sc64_eval_quick(kbits, r.hi, r.lo, &es);
+        C = sc64_eval_quick(kbits + 64u, r.hi, r.lo, &ec);
+    }
     es = es + delta;
     ec = ec + delta;
     Q = tan64_quotient(S, C, es, ec, &bound);
@@ -332,18 +342,22 @@ KD_INLINE uint32_t tanpi32_lane(uint32_t b, uint32_t *flag)
 TAN32_LOOP(tan32_small, 0)
 TAN32_LOOP(tan32_large, 1)
 
+/* The float64 loops, with the quick evaluation; each returns the OR of its flags. */
 #define TAN64_LOOP(NAME, LARGE, CLEAN)                                                     \
-    TAN_VECTORIZE static void NAME(const char *in, char *out, size_t n, uint64_t *flags)    \
+    TAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n, uint64_t *flags) \
     {                                                                                      \
+        uint64_t any = 0;                                                                  \
         size_t i;                                                                          \
         for (i = 0; i < n; i++) {                                                          \
             uint64_t b, o;                                                                 \
             kdd_t v;                                                                       \
             double e;                                                                      \
             memcpy(&b, in + 8 * i, sizeof b);                                              \
-            o = tan64_lane(LARGE, CLEAN, b, &flags[i], &v, &e);                            \
+            o = tan64_lane(LARGE, CLEAN, 0, b, &flags[i], &v, &e);                         \
             memcpy(out + 8 * i, &o, sizeof o);                                             \
+            any |= flags[i];                                                               \
         }                                                                                  \
+        return any;                                                                        \
     }
 TAN64_LOOP(tan64_small, 0, 0)
 TAN64_LOOP(tan64_small_clean, 0, 1)
@@ -378,6 +392,28 @@ CRTRIG_PASS_LANE_LOOPS(TAN_VECTORIZE, tanpi64_chunk, uint64_t, 8, uint64_t, tanp
     }
 TANPI_PASS(float32, tanpi32_chunk, 4)
 TANPI_PASS(float64, tanpi64_chunk, 8)
+
+/* The float64 lanes of a chunk that the quick evaluation left undecided (flag 2: an
+ * ordinary lane, finite with |x| >= 2^-27, below 2^17 unless large), again with the
+ * precise one (no clamp needed); kept out of the vectorized loops (a few lanes in
+ * 10^3).  Returns the OR of the chunk's flags after it. */
+static uint64_t tan64_refine(int large, const char *in, char *out, size_t n, uint64_t *flags)
+{
+    uint64_t any = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (flags[i] == 2) {
+            uint64_t b, o;
+            kdd_t v;
+            double e;
+            memcpy(&b, in + 8 * i, sizeof b);
+            o = large ? tan64_lane(1, 1, 1, b, &flags[i], &v, &e) : tan64_lane(0, 1, 1, b, &flags[i], &v, &e);
+            memcpy(out + 8 * i, &o, sizeof o);
+        }
+        any |= flags[i];
+    }
+    return any;
+}
 
 /* First pass of tan over count contiguous float32 inputs (func CRTRIG_TAN; in and out
  * must not overlap): out[i] for every i and undecided[i] as described at the top;
@@ -421,31 +457,34 @@ TAN_VECTORIZE int CRTRIG_KERNEL(tan_pass_float64)(int func, const char *in, char
         size_t n = count - start < TAN_CHUNK ? count - start : TAN_CHUNK;
         const char *src = in + 8 * start;
         char *dst = out + 8 * start;
-        uint64_t any_large, any_outside;
+        uint64_t any_large, any_outside, left;
         sc64_chunk_kind(src, n, &any_large, &any_outside);
         if (any_large)
-            (any_outside ? tan64_large : tan64_large_clean)(src, dst, n, flags);
+            left = (any_outside ? tan64_large : tan64_large_clean)(src, dst, n, flags);
         else
-            (any_outside ? tan64_small : tan64_small_clean)(src, dst, n, flags);
-        for (i = 0; i < n; i++) {
-            undecided[start + i] = (unsigned char)flags[i];
-            any |= flags[i];
+            left = (any_outside ? tan64_small : tan64_small_clean)(src, dst, n, flags);
+        if (left & 2u)
+            left = tan64_refine(any_large != 0, src, dst, n, flags);
+        if (left) {
+            for (i = 0; i < n; i++)
+                undecided[start + i] = (unsigned char)flags[i];
+        } else {
+            memset(undecided + start, 0, n);
         }
+        any |= left;
     }
     return any != 0;
 }
 
 /* Test hook: the float64 pass's unrounded Q = *hi + *lo and its bound *e for one
- * finite x with |x| >= 2^-27, through the small (large = 0, |x| < 2^17) or the large
- * reduction; returns the lane's flag (0, or 2 when the rounding test fails). */
-int CRTRIG_KERNEL(tan64_pass_value)(double x, int large, double *hi, double *lo, double *e)
+ * finite x with |x| >= 2^-27, through the small (mode bit 0 clear, |x| < 2^17) or the
+ * large reduction (bit 0 set), with the quick (bit 1 clear) or the precise evaluation
+ * (bit 1 set); returns the lane's flag (0, or 2 when the rounding test fails). */
+int CRTRIG_KERNEL(tan64_pass_value)(double x, int mode, double *hi, double *lo, double *e)
 {
     uint64_t flag;
     kdd_t v;
-    if (large)
-        tan64_lane(1, 1, sc64_to_bits(x), &flag, &v, e);
-    else
-        tan64_lane(0, 1, sc64_to_bits(x), &flag, &v, e);
+    tan64_lane(mode & 1, 1, (mode >> 1) & 1, sc64_to_bits(x), &flag, &v, e);
     *hi = v.hi;
     *lo = v.lo;
     return (int)flag;

@@ -48,7 +48,7 @@ cdef extern from "window_kbd.h" nogil:
                                unsigned char *undecided, size_t *n_undecided)
 
 cdef extern from "dispatch.h" nogil:
-    int crtrig_tan64_value_target(int target, double x, int large, double *hi, double *lo, double *e,
+    int crtrig_tan64_value_target(int target, double x, int mode, double *hi, double *lo, double *e,
                                   int *flag)
 
 cdef extern from "window_sinc.h" nogil:
@@ -1483,8 +1483,9 @@ def first_pass_with_target(int target, int func, cnp.ndarray x):
     """Test hook: the first pass alone of SIMD target index `target` over the
     contiguous 1-D float16, bfloat16, float32 or float64 array x: (out, undecided),
     where out[i] is the correctly rounded sin (func 0) or cos (1) of x[i] wherever
-    undecided[i] == 0 (1: outside the pass, 2: rounding test failed); also sinpi (2)
-    and cospi (3) of a float32 or float64 x (undecided[i] nonzero: left to the stages)."""
+    undecided[i] == 0 (1: outside the pass, 2: rounding test failed); also sinpi (2),
+    cospi (3) and tan (4) of a float32 or float64 x (undecided[i] nonzero: left to the
+    stages)."""
     if x.dtype not in _TRIG_CODES or x.ndim != 1 or not x.flags.c_contiguous:
         raise TypeError("x must be a contiguous 1-D float16, bfloat16, float32 or float64 array")
     out = np.empty_like(x)
@@ -1507,13 +1508,15 @@ def sincos64_pass_value(int target, int func, double x, bint large, bint precise
     return hi, lo, e, flag
 
 
-def tan64_pass_value(int target, double x, bint large):
+def tan64_pass_value(int target, double x, bint large, bint precise=False):
     """Test hook: (hi, lo, e, flag) of the float64 tan first pass of SIMD target index
-    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17): its
+    `target` for one x (finite, |x| >= 2^-27; large=False needs |x| < 2^17), with its
+    quick evaluations or (precise=True) those it re-runs undecided lanes with: its
     unrounded tan(x) = hi + lo, the bound e it rounds with, and its undecided code."""
     cdef double hi = 0.0, lo = 0.0, e = 0.0
     cdef int flag = 0
-    _check(crtrig_tan64_value_target(target, x, large, &hi, &lo, &e, &flag))
+    _check(crtrig_tan64_value_target(target, x, (1 if large else 0) | (2 if precise else 0),
+                                     &hi, &lo, &e, &flag))
     return hi, lo, e, flag
 
 
