@@ -342,9 +342,11 @@ KD_INLINE uint32_t tanpi32_lane(uint32_t b, uint32_t *flag)
 TAN32_LOOP(tan32_small, 0)
 TAN32_LOOP(tan32_large, 1)
 
-/* The float64 loops, with the quick evaluation; each returns the OR of its flags. */
+/* The float64 loops, with the quick evaluation; each returns the OR of its flags.
+ * restrict: in and out never overlap (the pass's contract), flags is the pass's own. */
 #define TAN64_LOOP(NAME, LARGE, CLEAN)                                                     \
-    TAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n, uint64_t *flags) \
+    TAN_VECTORIZE static uint64_t NAME(const char *restrict in, char *restrict out, size_t n, \
+                                       uint64_t *restrict flags)                           \
     {                                                                                      \
         uint64_t any = 0;                                                                  \
         size_t i;                                                                          \

@@ -254,10 +254,11 @@ CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_sinpi, uint32_t, 4, uint32_t, tp32
 CRTRIG_PASS_LANE_LOOPS(TRIGPI_VECTORIZE, tp32_cospi, uint32_t, 4, uint32_t, tp32_lane(1, 0, b, &f))
 
 /* float64 clean loops (tp64_clean_lane with the quick evaluation): each lane's flag
- * in flags[i], and their OR returned. */
+ * in flags[i], and their OR returned.  restrict: in and out never overlap (the pass's
+ * contract) and flags is the pass's own array, so the loop needs no alias check. */
 #define TRIGPI_CLEAN_LOOP64(NAME, USE_COS)                                                 \
-    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *in, char *out, size_t n,      \
-                                                uint64_t *flags)                           \
+    TRIGPI_CLEAN_VECTORIZE static uint64_t NAME(const char *restrict in, char *restrict out, \
+                                                size_t n, uint64_t *restrict flags)        \
     {                                                                                    \
         uint64_t any = 0;                                                                \
         size_t i;                                                                        \
