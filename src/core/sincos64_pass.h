@@ -60,28 +60,9 @@ KD_INLINE uint64_t sc64_lane(int func, int large, int clean, int precise, uint64
     return sc64_finish_lane(clean, b, y, differ, func ? SC64_ONE_BITS : b, flag);
 }
 
-/* The lanes of a chunk that the quick evaluation left undecided (flag 2: an
- * ordinary lane, finite with |x| >= 2^-27, and below 2^17 unless large), again with
- * the precise one; no clamp is needed for them.  Kept out of the vectorized loops:
- * it runs for a few lanes in 10^4.  Returns the OR of the chunk's flags after it. */
-static uint64_t sc64_refine(int func, int large, const char *in, char *out, size_t n, uint64_t *flags)
-{
-    uint64_t any = 0;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (flags[i] == 2) {
-            uint64_t b, o;
-            kdd_t v;
-            double e;
-            memcpy(&b, in + 8 * i, sizeof b);
-            o = large ? sc64_lane(func, 1, 1, 1, b, &flags[i], &v, &e)
-                      : sc64_lane(func, 0, 1, 1, b, &flags[i], &v, &e);
-            memcpy(out + 8 * i, &o, sizeof o);
-        }
-        any |= flags[i];
-    }
-    return any;
-}
+/* The lanes the quick evaluation left, with the precise one (sincos64_quick.h). */
+SC64_DEFINE_REFINE(sc64_refine, sc64_lane(func, 0, 1, 1, b, &flags[i], &v, &e),
+                   sc64_lane(func, 1, 1, 1, b, &flags[i], &v, &e))
 
 /* One loop per (reduction, chunk with or without tiny/special lanes), with the
  * quick evaluation: no branch inside, so it vectorizes.  Returns the OR of the
@@ -117,7 +98,7 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
                                                       size_t count, unsigned char *undecided)
 {
     uint64_t flags[SC64_CHUNK], any = 0;
-    size_t start, i;
+    size_t start;
     for (start = 0; start < count; start += SC64_CHUNK) {
         size_t n = count - start < SC64_CHUNK ? count - start : SC64_CHUNK;
         const char *src = in + 8 * start;
@@ -130,12 +111,7 @@ SC64_VECTORIZE int CRTRIG_KERNEL(sincos_pass_float64)(int func, const char *in, 
             left = (any_outside ? sc64_chunk_small : sc64_chunk_small_clean)(func, src, dst, n, flags);
         if (left & 2u)
             left = sc64_refine(func, any_large != 0, src, dst, n, flags);
-        if (left) {
-            for (i = 0; i < n; i++)
-                undecided[start + i] = (unsigned char)flags[i];
-        } else {
-            memset(undecided + start, 0, n);
-        }
+        sc64_store_flags(undecided + start, flags, n, left);
         any |= left;
     }
     return any != 0;

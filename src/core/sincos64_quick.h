@@ -94,4 +94,44 @@ KD_INLINE kdd_t sc64_eval_quick(uint64_t j, double r_h, double r_l, double *boun
     return kd_fast_two_sum(t.hi, low);
 }
 
+/* What the passes that use it share around it (sincos64_pass.h, tan_pass.h): a chunk's
+ * undecided[] from its flags (a copy when some lane is left, left != 0, else zeros),
+ * and SC64_DEFINE_REFINE, a function NAME(func, large, in, out, n, flags) that computes
+ * again, one by one, the lanes the quick evaluation left undecided (flag 2: ordinary
+ * lanes, finite with |x| >= 2^-27, below 2^17 unless large, so the clean lane needs no
+ * clamp) with the expression LANE_SMALL or LANE_LARGE (the precise lane of the
+ * reduction, which reads b and writes the output bits, and the new flag to flags[i]),
+ * and returns the OR of the chunk's flags after it.  Out of the vectorized loops: it
+ * runs for a few lanes in 10^4 (tan: 10^3). */
+KD_INLINE void sc64_store_flags(unsigned char *undecided, const uint64_t *flags, size_t n, uint64_t left)
+{
+    size_t i;
+    if (left) {
+        for (i = 0; i < n; i++)
+            undecided[i] = (unsigned char)flags[i];
+    } else {
+        memset(undecided, 0, n);
+    }
+}
+
+#define SC64_DEFINE_REFINE(NAME, LANE_SMALL, LANE_LARGE)                                       \
+    static uint64_t NAME(int func, int large, const char *in, char *out, size_t n, uint64_t *flags) \
+    {                                                                                           \
+        uint64_t any = 0;                                                                       \
+        size_t i;                                                                               \
+        (void)func;                                                                             \
+        for (i = 0; i < n; i++) {                                                               \
+            if (flags[i] == 2) {                                                                \
+                uint64_t b, o;                                                                  \
+                kdd_t v;                                                                        \
+                double e;                                                                       \
+                memcpy(&b, in + 8 * i, sizeof b);                                               \
+                o = large ? (LANE_LARGE) : (LANE_SMALL);                                        \
+                memcpy(out + 8 * i, &o, sizeof o);                                              \
+            }                                                                                   \
+            any |= flags[i];                                                                    \
+        }                                                                                       \
+        return any;                                                                             \
+    }
+
 #endif

@@ -395,27 +395,9 @@ CRTRIG_PASS_LANE_LOOPS(TAN_VECTORIZE, tanpi64_chunk, uint64_t, 8, uint64_t, tanp
 TANPI_PASS(float32, tanpi32_chunk, 4)
 TANPI_PASS(float64, tanpi64_chunk, 8)
 
-/* The float64 lanes of a chunk that the quick evaluation left undecided (flag 2: an
- * ordinary lane, finite with |x| >= 2^-27, below 2^17 unless large), again with the
- * precise one (no clamp needed); kept out of the vectorized loops (a few lanes in
- * 10^3).  Returns the OR of the chunk's flags after it. */
-static uint64_t tan64_refine(int large, const char *in, char *out, size_t n, uint64_t *flags)
-{
-    uint64_t any = 0;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        if (flags[i] == 2) {
-            uint64_t b, o;
-            kdd_t v;
-            double e;
-            memcpy(&b, in + 8 * i, sizeof b);
-            o = large ? tan64_lane(1, 1, 1, b, &flags[i], &v, &e) : tan64_lane(0, 1, 1, b, &flags[i], &v, &e);
-            memcpy(out + 8 * i, &o, sizeof o);
-        }
-        any |= flags[i];
-    }
-    return any;
-}
+/* The float64 lanes the quick evaluation left, with the precise one (sincos64_quick.h). */
+SC64_DEFINE_REFINE(tan64_refine, tan64_lane(0, 1, 1, b, &flags[i], &v, &e),
+                   tan64_lane(1, 1, 1, b, &flags[i], &v, &e))
 
 /* First pass of tan over count contiguous float32 inputs (func CRTRIG_TAN; in and out
  * must not overlap): out[i] for every i and undecided[i] as described at the top;
@@ -453,7 +435,7 @@ TAN_VECTORIZE int CRTRIG_KERNEL(tan_pass_float64)(int func, const char *in, char
                                                   size_t count, unsigned char *undecided)
 {
     uint64_t flags[TAN_CHUNK], any = 0;
-    size_t start, i;
+    size_t start;
     (void)func;
     for (start = 0; start < count; start += TAN_CHUNK) {
         size_t n = count - start < TAN_CHUNK ? count - start : TAN_CHUNK;
@@ -466,13 +448,8 @@ TAN_VECTORIZE int CRTRIG_KERNEL(tan_pass_float64)(int func, const char *in, char
         else
             left = (any_outside ? tan64_small : tan64_small_clean)(src, dst, n, flags);
         if (left & 2u)
-            left = tan64_refine(any_large != 0, src, dst, n, flags);
-        if (left) {
-            for (i = 0; i < n; i++)
-                undecided[start + i] = (unsigned char)flags[i];
-        } else {
-            memset(undecided + start, 0, n);
-        }
+            left = tan64_refine(func, any_large != 0, src, dst, n, flags);
+        sc64_store_flags(undecided + start, flags, n, left);
         any |= left;
     }
     return any != 0;
