@@ -14,7 +14,7 @@
  *   otherwise: reduction (Cody-Waite for |x| < 2^17 when the whole chunk allows it,
  *     otherwise the exact large reduction for every lane), sc64_eval_quick
  *     (sincos64_quick.h), the bound (evaluation + reduction delta) and sc64_round.
- *     The lanes whose two roundings differ (about 2 in 10^4) are computed again,
+ *     The lanes whose two roundings differ (about 4 in 10^4) are computed again,
  *     one by one, with the precise sc64_eval (sincos64_core.h) and rounded with its
  *     bound: undecided = 2 when those two roundings differ too, 0 when out[i] is the
  *     correctly rounded result (each evaluation's bound is proven, so a lane decided

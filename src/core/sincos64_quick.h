@@ -1,8 +1,9 @@
 /* The quick evaluation of the float64 first passes: sin(j pi/128 + r) to about
  * 2^-63.5 relative, with one exact product where sc64_eval (sincos64_core.h) has
  * three and a shorter sum of low parts.  The passes round every lane with it and
- * re-run the few lanes whose rounding test fails with sc64_eval (about 2 in 10^4
- * on [-pi, pi]), whose bound is about 2^-78 relative.  Compiled once per SIMD target
+ * re-run the few lanes whose rounding test fails with sc64_eval (3 to 5 in 10^4
+ * for sin on [-pi, pi], [-1e5, 1e5], [-1e22, 1e22]; tan's quotient of two: about 7 in
+ * 10^4), whose bound is about 2^-78 relative.  Compiled once per SIMD target
  * as part of the kernels that include it (kernel_dd.h's two forms of every product).
  *
  * Given j (mod 256) and r_h, r_l with |r_h| <= rho = 0.01236 (> (1/2 + 2^-25) pi/128)
@@ -102,7 +103,7 @@ KD_INLINE kdd_t sc64_eval_quick(uint64_t j, double r_h, double r_l, double *boun
  * clamp) with the expression LANE_SMALL or LANE_LARGE (the precise lane of the
  * reduction, which reads b and writes the output bits, and the new flag to flags[i]),
  * and returns the OR of the chunk's flags after it.  Out of the vectorized loops: it
- * runs for a few lanes in 10^4 (tan: 10^3). */
+ * runs for a few lanes in 10^4. */
 KD_INLINE void sc64_store_flags(unsigned char *undecided, const uint64_t *flags, size_t n, uint64_t left)
 {
     size_t i;

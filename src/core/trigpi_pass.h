@@ -351,7 +351,7 @@ int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size
 {
     const int use_cos = func == 3; /* CRTRIG_COSPI */
     uint64_t any = 0, flags[TRIGPI_CHUNK];
-    size_t start, i;
+    size_t start;
     for (start = 0; start < count; start += TRIGPI_CHUNK) {
         size_t n = count - start < TRIGPI_CHUNK ? count - start : TRIGPI_CHUNK;
         const char *src = in + 8 * start;
@@ -361,12 +361,7 @@ int CRTRIG_KERNEL(trigpi_pass_float64)(int func, const char *in, char *out, size
             left = (use_cos ? tp64_cospi_clean : tp64_sinpi_clean)(src, dst, n, flags);
             if (left)
                 left = tp64_refine(use_cos, src, dst, n, flags);
-            if (left) {
-                for (i = 0; i < n; i++)
-                    undecided[start + i] = (unsigned char)flags[i];
-            } else {
-                memset(undecided + start, 0, n);
-            }
+            sc64_store_flags(undecided + start, flags, n, left);
         } else {
             left = (use_cos ? tp64_cospi : tp64_sinpi)(src, dst, n);
             if (left)
