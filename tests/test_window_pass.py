@@ -124,6 +124,9 @@ def _phases(seed, count):
         triples.append((min(max(n, 0), d), d, rng.choice([0, 0, 16, rng.randrange(1, 5000)])))
     triples += [(1, 2 ** 52, 0), (2 ** 51, 2 ** 52, 0), (2 ** 51 - 1, 2 ** 52, 0), (1, 3, 0), (1, 6, 0),
                 (1, 4, 0), (5, 640, 0), (0, 1, 0), (1, 1, 0), (1, 2, 0), (0, 2, 1), (12345, 2 ** 40 + 1, 1)]
+    # r = B + (B - 1): a = 1, c = B - 1, where sin(pi aB/D) cos(pi c/D) comes closest to
+    # cos(pi aB/D) sin(pi c/D) (window64_pass.h's fast two-sum of the two products)
+    triples += [(2 * b - 1, d, b) for b in (16, 4999, 1 << 16) for d in (4 * b, 2 ** 52)]
     return triples
 
 

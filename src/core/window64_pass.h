@@ -13,9 +13,17 @@
  *   Sa = sin(pi aB/D), Ca = cos(pi aB/D), Sc = sin(pi c/D), Cc = cos(pi c/D),
  *   y = sin(pi r/D) = Sa Cc + Ca Sc:
  *     (p_h, p_l) = kd_two_prod(Sa_h, Cc_h), (q_h, q_l) = kd_two_prod(Ca_h, Sc_h): exact;
- *     (t_h, t_l) = kd_two_sum(p_h, q_h): exact;
+ *     (t_h, t_l) = kd_fast_two_sum(p_h, q_h): exact (kernel_dd.h: p_h = 0 or p_h >= |q_h|),
+ *       as p_h = 0 when a = 0 (Sa = 0, an exact entry), q_h = 0 when c = 0 or 2aB = D
+ *       (Sc = 0, Ca = 0: exact entries), and otherwise p_h >= q_h: with alpha = pi aB/D
+ *       and gamma = pi c/D, 0 < gamma < alpha < pi/2 (1 <= c <= B - 1 < aB <= r <= D/2),
+ *       Sa Cc / (Ca Sc) = tan(alpha) / tan(gamma) >= alpha / gamma (tan x / x increases on
+ *       (0, pi/2)) = aB / c >= B / (B - 1) >= 1 + 2^-31 (B <= 2^31, window_table.h), while
+ *       the hi parts are within eta = (2^-53 + 2^-101)(1 + 2^-52) of their values
+ *       (window_table.h), so Sa_h Cc_h / (Ca_h Sc_h) >= (1 + 2^-31) ((1 - eta)/(1 + eta))^2
+ *       > 1, and RN is monotone;
  *     x = Sa_h Cc_l + Sa_l Cc_h + Ca_h Sc_l + Ca_l Sc_h, as four kd_mul_add from the last;
- *     low = t_l + ((p_l + q_l) + x);  y = kd_fast_two_sum(t_h, low).
+ *     y = (y_h, y_l) = (t_h, t_l + ((p_l + q_l) + x)), not renormalized (w64_sinpi).
  *   Error of y.  Let P = Sa_h Cc_h + Ca_h Sc_h >= 0 (all entries >= 0; a lo part may be
  *   negative but |lo| <= e hi).  The exact product of the entries, X = (Sa_h + Sa_l)(Cc_h
  *   + Cc_l) + (Ca_h + Ca_l)(Sc_h + Sc_l), is y (1 + d) with |d| <= (1 + t0)^2 - 1 <=
@@ -28,15 +36,17 @@
  *       <= 7.01 e^2 P (second-order terms included), and |x| <= 2.001 e P;
  *     p_l + q_l (each <= e times its product, so the sum <= e P): <= e^2 P;
  *     + x: |sum| <= 3.002 e P, rounding <= 3.002 e^2 P;
- *     t_l + that (|t_l| <= e t_h <= e P (1 + e)): |sum| <= 4.003 e P, rounding <= 4.003 e^2 P;
- *     kd_fast_two_sum(t_h, low): exact, as t_h = RN(P) >= |low| (or both are 0).
- *   In all |y~ - X| <= 16.02 e^2 P <= 16.03 e^2 X (X >= P (1 - 2.001e)), so
- *   |y~ - y| <= (59.3 + 16.04) e^2 y <= 75.4 e^2 y, and |y_l| <= e |y_h|.
+ *     t_l + that (|t_l| <= e t_h <= e P (1 + e)): |sum| <= 4.003 e P, rounding <= 4.003 e^2 P.
+ *   In all, for y~ = y_h + y_l, |y~ - X| <= 16.02 e^2 P <= 16.03 e^2 X (X >= P (1 - 2.001e)),
+ *   so |y~ - y| <= (59.3 + 16.04) e^2 y <= 75.4 e^2 y; and as y_h = RN(p_h + q_h) >=
+ *   P (1 - e)^2 (|p_l + q_l| <= e P), |y_l| <= 4.003 e P (1 + e) <= 4.005 e y_h.
  *   s = y^2 as a double-double (w64_square): (s_h, s_e) = kd_two_prod(y_h, y_h) exact,
- *     s_l = kd_mul_add(2 y_h, y_l, s_e) (|2 y_h y_l| <= 2e y_h^2, |s_e| <= e y_h^2: rounding
- *     <= e (3e + 2e) y_h^2), y_l^2 (<= e^2 y_h^2) omitted, kd_fast_two_sum exact: within
- *     6.01 e^2 of y~^2 relatively; y~^2 is within 2 (75.4) + 0.01 e^2 of s = sin^2:
- *     |s~ - s| <= 156.9 e^2 s.
+ *     s_l = kd_mul_add(2 y_h, y_l, s_e) (|2 y_h y_l| <= 8.01 e y_h^2, |s_e| <= 1.0001 e y_h^2:
+ *     rounding <= e (9.02e + 8.01e) y_h^2 = 17.03 e^2 y_h^2), y_l^2 (<= 16.05 e^2 y_h^2)
+ *     omitted: within 33.09 e^2 of y~^2 relatively (y~ >= y_h (1 - 4.005e)); y~^2 is within
+ *     2 (75.4) + 0.01 e^2 of y^2 = sin^2:  |s~ - s| <= 183.9 e^2 s.  Then kd_fast_two_sum(s_h,
+ *     s_l), exact (|s_l| <= 9.03 e y_h^2 < s_h), leaves |s_l| <= e s_h for the windows below
+ *     that take s further; Hann's w = s skips it (raw): |s_l| <= 9.04 e s_h.
  *   w = the window's polynomial in s (window.c; positive coefficients, so a relative
  *     change z of s moves w relatively by at most z (Hann, Hamming: 21 s/(2 + 21 s) <= 1)
  *     or 1.64 z (Blackman: (9 + 32 s)/(9 + 16 s) <= 41/25)), in double-double with
@@ -52,12 +62,14 @@
  *     w_e + that by <= e^2 (2 a_h + 4 b_h s_h); fast_two_sum exact: 15 e^2 (a_h + b_h s_h),
  *     plus the constants' 0.54 e^2.  w64_mul(a, b) errs by <= 8 e^2 |a b| (inner
  *     kd_mul_add <= 3 e^2, outer <= 4 e^2, a_l b_l <= e^2).
- *   So, relative to w: Hann 156.9 e^2; Hamming 156.9 + 15.7 = 172.6 e^2; Blackman
- *     1.64 (156.9) + 15.7 + 8.1 = 281.2 e^2 < 2^-97.8.
- *   Rounding test (w64_round, as sc64_round of sincos64_core.h): E = 2^-96 |w_h| = 1024 e^2 |w_h| (exact),
- *     which is >= (281.3 e^2 |w| + e^2 |w_h|) / (1 - e) as sc64_round needs (|w| <= |w_h|
- *     (1 + e)): lo = RN(w_h + RN(w_l - E)) <= RN(w) <= RN(w_h + RN(w_l + E)) = hi, and
- *     lo == hi is the correctly rounded w.  A rounding boundary must fall within
+ *   So, relative to w: Hann 183.9 e^2; Hamming 183.9 + 15.7 = 199.6 e^2; Blackman
+ *     1.64 (183.9) + 15.7 + 8.1 = 325.4 e^2 < 2^-97.6.
+ *   Rounding test (w64_round, as sc64_round of sincos64_core.h, whose argument holds for
+ *     any |w_l| <= k e |w_h| with e^2 |w_h| replaced by k e^2 |w_h|): E = 2^-96 |w_h| =
+ *     1024 e^2 |w_h| (exact), which is >= (325.5 e^2 |w| + e^2 |w_h|) / (1 - e) (k = 1,
+ *     |w| <= |w_h| (1 + e)) and >= (183.9 e^2 |w| + 9.05 e^2 |w_h|) / (1 - e) (Hann, k =
+ *     9.04, |w| <= |w_h| (1 + 9.05e)): lo = RN(w_h + RN(w_l - E)) <= RN(w) <= RN(w_h +
+ *     RN(w_l + E)) = hi, and lo == hi is the correctly rounded w.  A rounding boundary must fall within
  *     2^-96 w of w~ to leave an element undecided: none in practice.
  * Exact points need no special case: the bound holds there, and w is then a double or
  * not dyadic (window.c).
@@ -74,15 +86,16 @@
  *       4.03 m_h); kd_two_sum of the two (not the fast form: w_h may be small after
  *       cancellation) is exact;
  *     so |w~ - (a + b s~)| <= e^2 (3 |a_h| + 15.07 m_h) <= 15.1 e^2 M (+ second order);
- *     a's and b's errors 8 e^2 |c0| and 8 e^2 c1 s, s~'s 156.9 e^2 c1 s (above):
- *     |w~ - w| <= 180.2 e^2 M.
+ *     a's and b's errors 8 e^2 |c0| and 8 e^2 c1 s, s~'s 183.9 e^2 c1 s (above):
+ *     |w~ - w| <= 207.2 e^2 M.
  *   mag = kd_mul_add(b_h, s_h, |a_h|) >= M (1 - 5e) (no cancellation).  Rounding test
  *   with E = 2^-96 mag = 1024 e^2 mag: as above, lo <= RN(w) <= hi needs E (1 - e) >=
- *   180.2 e^2 M + e^2 |w_h| (|w_h| <= 1.01 M): 1024 (1 - 6e) e^2 M covers it, whatever
+ *   207.2 e^2 M + e^2 |w_h| (|w_h| <= 1.01 M): 1024 (1 - 6e) e^2 M covers it, whatever
  *   the sign of w; near the root (|w| < about 2^-96 M) lo and hi differ (or have
  *   different signs) and the element goes on to window.c.  A zero w~ is +0 with E > 0
  *   unless M~ = 0 (alpha = 1/2, r = 0: w = +0 exactly).  For alpha = 1/2 (a = 0, b = 1)
- *   this computes Hann's s~ and E exactly as Hann does.  Products stay above 2^-330
+ *   w~ is Hann's s~ renormalized and E is Hann's (both roundings correct where they
+ *   decide).  Products stay above 2^-330
  *   or are 0 (b_h, |a_h| >= 2^-64 or 0).  At r = 0 every entry product is 0 (Sa = Sc = 0 exactly), so
  * w~ = w: +0 (E = 0) for Hann and Blackman, A for Hamming.  Every product stays
  * above 2^-330 or is 0 (entries are 0 or >= sin(pi/2^52) > 2^-51), as kernel_dd.h needs.
@@ -113,16 +126,20 @@ KD_INLINE kdd_t w64_sinpi(double sa_h, double sa_l, double ca_h, double ca_l, do
                           double cc_h, double cc_l)
 {
     kdd_t p = kd_two_prod(sa_h, cc_h), q = kd_two_prod(ca_h, sc_h);
-    kdd_t t = kd_two_sum(p.hi, q.hi);
+    kdd_t t = kd_fast_two_sum(p.hi, q.hi);  /* exact: p_h = 0, q_h = 0 or p_h >= q_h (see above) */
     double x = kd_mul_add(sa_h, cc_l, kd_mul_add(sa_l, cc_h, kd_mul_add(ca_h, sc_l, ca_l * sc_h)));
-    double low = t.lo + ((p.lo + q.lo) + x);
-    return kd_fast_two_sum(t.hi, low);
+    kdd_t y;
+    y.hi = t.hi;
+    y.lo = t.lo + ((p.lo + q.lo) + x);  /* not renormalized: |y_l| <= 4.005 e y_h */
+    return y;
 }
 
-KD_INLINE kdd_t w64_square(kdd_t R)
+/* y^2 from w64_sinpi's y (see above); renormalized unless `raw` (a constant). */
+KD_INLINE kdd_t w64_square(kdd_t R, int raw)
 {
     kdd_t s = kd_two_prod(R.hi, R.hi);
-    return kd_fast_two_sum(s.hi, kd_mul_add(2.0 * R.hi, R.lo, s.lo));
+    s.lo = kd_mul_add(2.0 * R.hi, R.lo, s.lo);
+    return raw ? s : kd_fast_two_sum(s.hi, s.lo);
 }
 
 /* a + b s for double-double constants a, b >= 0 and s >= 0. */
@@ -143,7 +160,7 @@ KD_INLINE kdd_t w64_mul(kdd_t a, kdd_t b)
 /* w as a double-double from y, for kind 0 (Hann), 1 (Hamming), 2 (Blackman). */
 KD_INLINE kdd_t w64_of_y(int kind, kdd_t y)
 {
-    kdd_t s = w64_square(y);
+    kdd_t s = w64_square(y, kind == 0);
     if (kind == 0)
         return s;
     if (kind == 1)
@@ -228,7 +245,7 @@ W64_DEFINE_SPAN(2)
     for (i = 0; i < len; i++) {                                                                  \
         double mag;                                                                              \
         kdd_t w = w64_general(a_h, a_l, b_h, b_l, abs_a_h,                                       \
-                              w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])), \
+                              w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i]), 0), \
                               &mag);                                                             \
         uint64_t differ, bits = w64_round_e(w, 0x1p-96 * mag, &differ);                          \
         memcpy(o + 8 * i, &bits, sizeof bits);                                                   \
@@ -265,9 +282,9 @@ W64_DEFINE_PARAM_SPANS(3, W64_GENERAL_BODY, double a_h, double a_l, double b_h, 
  *   K r; p_e + that (<= 2e K r) rounds by <= 2 e^2 K r; kd_fast_two_sum exact (|p_h| =
  *   RN(K_h r) >= the sum): |t~ - K r| <= 3 e^2 K r, and K's own 2 e^2: 5 e^2 t.
  * w = w64_affine(t, B, s~) (its derivation above holds for any a = t >= 0 with |t_l| <= e
- *   t_h): 15 e^2 (t_h + B_h s_h); B's 2 e^2 B s; s~'s 156.9 e^2 B s (above).  In all
- *   |w~ - w| <= (156.9 + 2 + 15.1) e^2 B s + (5 + 15.1) e^2 t <= 174 e^2 w, within what
- *   w64_round's E = 2^-96 w_h = 1024 e^2 w_h covers (as for Blackman's 281.3 e^2).  At r
+ *   t_h): 15 e^2 (t_h + B_h s_h); B's 2 e^2 B s; s~'s 183.9 e^2 B s (above).  In all
+ *   |w~ - w| <= (183.9 + 2 + 15.1) e^2 B s + (5 + 15.1) e^2 t <= 201 e^2 w, within what
+ *   w64_round's E = 2^-96 w_h = 1024 e^2 w_h covers (as for Blackman's 325.5 e^2).  At r
  *   = 0: s = t = 0 exactly, w~ = +0 = w with E = 0. */
 KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
 {
@@ -278,7 +295,7 @@ KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
 #define W64_LIN_BODY(MIRROR_STORE)                                                               \
     size_t i, undecided = 0;                                                                     \
     for (i = 0; i < len; i++) {                                                                  \
-        kdd_t s = w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
+        kdd_t s = w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i]), 0); \
         kdd_t t = w64_lin(a_h, a_l, r0 + (double)i);                                             \
         kdd_t w = w64_affine(t.hi, t.lo, b_h, b_l, s);                                           \
         uint64_t differ, bits = w64_round(w, &differ);                                           \
@@ -320,7 +337,7 @@ size_t CRTRIG_KERNEL(window_run_float64)(const crtrig_window_coef *coef, const c
 }
 
 /* Test hook: the unrounded w = *hi + *lo and the E of its rounding test (2^-96 w_h, or
- * 2^-96 mag for the general Hamming window, whose proven error is 180.2 e^2 M, see
+ * 2^-96 mag for the general Hamming window, whose proven error is 207.2 e^2 M, see
  * above) from the entries (e8 = Sa_h, Sa_l, Ca_h, Ca_l, Sc_h, Sc_l, Cc_h, Cc_l);
  * returns 2 when the rounding test fails, else 0. */
 int CRTRIG_KERNEL(window64_pass_value)(const crtrig_window_coef *coef, const double *e8, double *hi,
@@ -331,7 +348,7 @@ int CRTRIG_KERNEL(window64_pass_value)(const crtrig_window_coef *coef, const dou
     kdd_t w;
     if (coef->kind == CRTRIG_GENERAL_HAMMING) {
         double mag;
-        w = w64_general(coef->c0_hi, coef->c0_lo, coef->c1_hi, coef->c1_lo, fabs(coef->c0_hi), w64_square(y),
+        w = w64_general(coef->c0_hi, coef->c0_lo, coef->c1_hi, coef->c1_lo, fabs(coef->c0_hi), w64_square(y, 0),
                         &mag);
         *e = 0x1p-96 * mag;
     } else {
