@@ -10,6 +10,7 @@
 #pragma GCC target("avx512f,avx512dq,avx512vl,avx512bw,fma")
 #endif
 #define CRTRIG_KERNEL_FMA 1
+#define CRTRIG_KERNEL_WIDE 1 /* sincos32_core.h: fewer operations over shorter chains */
 #define CRTRIG_SIMD_SUFFIX avx512
 #include "sincos_pass.h"
 #include "window_pass.h"

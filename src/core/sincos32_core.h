@@ -10,7 +10,7 @@
  * so that f(x) = sin(pi (nd + t*)) = (-1)^nd sin(pi t*).  One polynomial serves
  * both functions: sin(pi t) = t P(t^2), P(z) = sin(pi sqrt z)/sqrt z, is
  * approximated by the minimax polynomial Q of degree 6 (SC32_POLY), and
- *     y = (-1)^nd RN(t q),  q = Q evaluated at z = RN(t^2) in Estrin's form (sc32_eval),
+ *     y = (-1)^nd RN(t q),  q = Q evaluated at z = RN(t^2) (sc32_eval),
  * with t the computed reduced argument.  Then |y - f(x)| <= 621.1 ulp(y), a purely
  * relative bound (below), so the rounding test needs no per-element bound: it
  * looks at the bits of y (sc32_undecided).
@@ -88,14 +88,18 @@
  *   (A) |Q(z) - P(z)| <= 2^-43.8 P(z) on [0, Z_MAX] (proven by interval arithmetic on
  *       128 or more subintervals: 2^-43.83 with 128, 2^-43.86 with 512);
  *   (S) sum_k |c_k| z^k <= 2.3013 P(z) and sum_k k |c_k| z^k <= 0.8201 P(z) there.
- * Evaluation in Estrin's form (sc32_eval): z2 = RN(z z), z4 = RN(z2 z2), a = c0 + c1 z,
- * b = c2 + c3 z, c = c4 + c5 z, q = (a + b z2) + (c + c6 z2) z4, each "x y + w" one
- * kd_mul_add (one rounding with FMA, two without).  Every rounding multiplies the
- * terms it touches by some (1 + d), |d| <= u, so q = sum_k c_k z^k prod_i (1 + d_i)
- * (Higham, Accuracy and Stability, 3.1 and 5.1), where the term c_k z^k meets (FMA /
- * FMA-free; z2 counts 1, z4 counts 3: z2 twice and its own):
- *   c0: 3 / 3;  c1 z: 3 / 4;  c2: 4 / 5;  c3 z: 4 / 6;  c4: 6 / 7;  c5 z, c6 z^6: 6 / 8
- * roundings, at most 8 <= 12, so
+ * Evaluation (sc32_eval), each "x y + w" one kd_mul_add (one rounding with FMA, two
+ * without: the product's and the sum's), in one of two forms.  Every rounding
+ * multiplies the terms it touches by some (1 + d), |d| <= u, so q = sum_k c_k z^k
+ * prod_i (1 + d_i) (Higham, Accuracy and Stability, 3.1 and 5.1), where the term
+ * c_k z^k meets (FMA / FMA-free)
+ *   Estrin's form: z2 = RN(z z), z4 = RN(z2 z2), a = c0 + c1 z, b = c2 + c3 z,
+ *     c = c4 + c5 z, q = (a + b z2) + (c + c6 z2) z4 (z2 counts 1, z4 counts 3: z2
+ *     twice and its own): c0: 3 / 3;  c1 z: 3 / 4;  c2: 4 / 5;  c3 z: 4 / 6;  c4: 6 / 7;
+ *     c5 z, c6 z^6: 6 / 8 roundings;
+ *   Horner's form: q_6 = c6, q_k = q_(k+1) z + c_k for k = 5 .. 0, q = q_0: c_k z^k
+ *     (k >= 1) the roundings of steps k - 1 .. 0 (k / 2k), c0 step 0's sum (1 / 1);
+ * at most 12 either way, so
  *   |q - Q(z)| <= gamma_12 sum |c_k| z^k <= 12.0001 u 2.3014 P                = 27.62 u P;
  *   z = t^2 (1 + d), |d| <= u: |Q(z) - Q(t^2)| <= 1.0001 u sum k |c_k| t^(2k)  <= 0.8202 u P;
  *   y = RN(t q):                                                                 1 u;
@@ -147,15 +151,35 @@ static const double SC32_POLY[7] = {
 };
 #define SC32_BOUND_ULPS 1024u
 
-/* sin(pi t) (-1)^nd for |t| <= 1/2 + 2^-26.9; sign = (nd mod 2) << 63.  Estrin's
- * form: a shorter chain of dependent operations than Horner's for one more product. */
+/* CRTRIG_KERNEL_WIDE (set by simd_avx512.c): the target's vectors hold 8 doubles, and
+ * its loops are bound by how many operations they issue more than by their chains of
+ * dependent ones.  Estrin's form has the shorter chain, Horner's two operations fewer
+ * (z^2, z^4); each target takes the one that is faster there (_core.first_pass_with_target,
+ * 65,536 floats in [-pi, pi], one thread, the 2-core AVX-512 machine, ns per element,
+ * Estrin / Horner: avx512 0.73 / 0.66, avx2 0.97 / 0.97, baseline 2.35 / 2.62).  Both
+ * forms are covered by the bound below; the decided outputs are the same bits. */
+#ifndef CRTRIG_KERNEL_WIDE
+#define CRTRIG_KERNEL_WIDE 0
+#endif
+
+/* sin(pi t) (-1)^nd for |t| <= 1/2 + 2^-26.9; sign = (nd mod 2) << 63. */
 KD_INLINE double sc32_eval(double t, uint64_t sign)
 {
-    double z = t * t, z2 = z * z, z4 = z2 * z2;
-    double a = kd_mul_add(SC32_POLY[1], z, SC32_POLY[0]);
-    double b = kd_mul_add(SC32_POLY[3], z, SC32_POLY[2]);
-    double c = kd_mul_add(SC32_POLY[5], z, SC32_POLY[4]);
-    double q = kd_mul_add(kd_mul_add(SC32_POLY[6], z2, c), z4, kd_mul_add(b, z2, a));
+    double z = t * t, q;
+    if (CRTRIG_KERNEL_WIDE) {  /* Horner */
+        q = kd_mul_add(SC32_POLY[6], z, SC32_POLY[5]);
+        q = kd_mul_add(q, z, SC32_POLY[4]);
+        q = kd_mul_add(q, z, SC32_POLY[3]);
+        q = kd_mul_add(q, z, SC32_POLY[2]);
+        q = kd_mul_add(q, z, SC32_POLY[1]);
+        q = kd_mul_add(q, z, SC32_POLY[0]);
+    } else {  /* Estrin */
+        double z2 = z * z, z4 = z2 * z2;
+        double a = kd_mul_add(SC32_POLY[1], z, SC32_POLY[0]);
+        double b = kd_mul_add(SC32_POLY[3], z, SC32_POLY[2]);
+        double c = kd_mul_add(SC32_POLY[5], z, SC32_POLY[4]);
+        q = kd_mul_add(kd_mul_add(SC32_POLY[6], z2, c), z4, kd_mul_add(b, z2, a));
+    }
     return sc32_from_bits(sc32_to_bits(t * q) ^ sign);
 }
 
