@@ -189,8 +189,8 @@ def test_windows_through_the_pool(kind, count):
     threads: one job over the folded phases, each chunk storing its phases at
     n = r and n = D - r (every dtype through the table pass), into contiguous
     and negatively strided out=.  The threshold is a quarter block: the pool weighs a
-    16- or 32-bit window element as a quarter (window.c, claim_weight), so the
-    smallest of these windows still splits in every dtype."""
+    16- or 32-bit window element as a quarter and a float64 one as a half (window.c,
+    claim_weight), so the smallest of these windows still splits in every dtype."""
     use_threads(count, threshold=BLOCK // 4)
     for size in WINDOW_SIZES:
         for periodic in (True, False):
@@ -206,12 +206,13 @@ def test_windows_through_the_pool(kind, count):
                 assert_same_values(out, want, f"{count} threads, out= stride -2, {kind} size={size} {dtype}")
 
 
-@pytest.mark.parametrize("dtype, splits_from", [("float64", 65536), ("float32", 4 * 65536),
+@pytest.mark.parametrize("dtype, splits_from", [("float64", 2 * 65536), ("float32", 4 * 65536),
                                                 ("float16", 4 * 65536), ("bfloat16", 4 * 65536)])
-def test_narrow_windows_split_from_four_times_the_threshold(dtype, splits_from):
-    """At the default threshold (65,536), a float64 window splits from 65,536 elements
-    and a 16- or 32-bit one (about 0.6 ns an element, where waking a worker did not
-    pay below 2^18) from 262,144: one element fewer runs on one thread."""
+def test_windows_split_from_two_or_four_times_the_threshold(dtype, splits_from):
+    """At the default threshold (65,536), a float64 window (about 0.5 ns an element for
+    hann) splits from 131,072 elements and a 16- or 32-bit one (about 0.3 to 0.6 ns an
+    element, where waking a worker did not pay below 2^18) from 262,144: one element
+    fewer runs on one thread."""
     use_threads(2, threshold=65536)
     for size, jobs in ((splits_from - 1, 0), (splits_from, 1)):
         before = parallel_jobs()

@@ -882,18 +882,20 @@ int crtrig_selfcheck_run_window(crtrig_dtype fmt, int publish)
 }
 
 /* What a fill weighs in the pool's claim (threads.c counts elements of kernels of
- * about 0.5 to 1.5 ns).  A float64 element costs 1.5 to 2.5 ns here, and splitting
- * pays from the pool's threshold on (two threads 1.27x to 1.38x one at 10^5
- * elements, hann/hamming/blackman, `python -m crtrig bench` on the 2-core AVX2
- * machine, docs/speed.md); a float32, float16 or bfloat16 element about 0.6 ns, and
- * at 10^5 elements waking a worker did not pay (0.86x to 0.95x), nor at 2^16 and
- * 2^17 with the output allocated by the call (0.74x, 0.99x; 1.13x at 2^18:
- * `python tools/bench_threads.py --sweep`).  So those weigh a quarter: they split
- * from four times the threshold (262,144 elements, about 160 us of work).  Block
- * and count are weighed alike, so the job's blocks are the same. */
+ * about 0.5 to 1.5 ns).  A float64 element costs 0.5 to 1 ns with the AVX-512 kernels
+ * (hann 0.5, hamming 0.8, blackman 0.95 ns at N = 10^5, `python -m crtrig bench`, the
+ * 2-core AVX-512 machine), and at 10^5 elements two threads took 0.81x one thread's
+ * speed for hann (1.05x hamming, 1.12x blackman) when float64 fills split from the
+ * pool's threshold on; a float32, float16 or bfloat16 element about 0.3 to 0.6 ns,
+ * and at 10^5 elements waking a worker did not pay (0.86x to 0.95x, the AVX2
+ * machine), nor at 2^16 and 2^17 with the output allocated by the call (0.74x,
+ * 0.99x; 1.13x at 2^18: `python tools/bench_threads.py --sweep`).  So float64 fills
+ * weigh half (they split from 131,072 elements) and the others a quarter (from
+ * 262,144 elements): about 65 us of work or more either way.  Block and count are
+ * weighed alike, so the job's blocks are the same. */
 static size_t claim_weight(crtrig_dtype dtype, size_t n)
 {
-    return crtrig_compute_format(dtype) == CRTRIG_FLOAT64 ? n : n / 4;
+    return crtrig_compute_format(dtype) == CRTRIG_FLOAT64 ? n / 2 : n / 4;
 }
 
 /* crtrig_window_ex for the elements [lo, hi) only (0 <= lo <= hi <= size). */
