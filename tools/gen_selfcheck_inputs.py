@@ -410,7 +410,7 @@ def window_ranges():
             rows.append((kind, p, q, big - 1, big // 2 - 2, 2, f"{name}: D = 2^52 - 1, the last phases"))
     for kind, D in ((HANN, 1 << 20), (HAMMING, 1 << 20), (BLACKMAN, 1048613)):
         best = hardest_phases(kind, 0, 0, D, 2)
-        # not float64's: its pass errs by 2^-97.6, nothing near a float64 midpoint
+        # not float64's: its pass errs by 2^-97.3, nothing near a float64 midpoint
         # of a window of this size is hard for it
         for fmt in ("float32", "bfloat16", "float16"):
             for k, r in best[fmt]:

@@ -44,9 +44,8 @@
  *     s_l = kd_mul_add(2 y_h, y_l, s_e) (|2 y_h y_l| <= 8.01 e y_h^2, |s_e| <= 1.0001 e y_h^2:
  *     rounding <= e (9.02e + 8.01e) y_h^2 = 17.03 e^2 y_h^2), y_l^2 (<= 16.05 e^2 y_h^2)
  *     omitted: within 33.09 e^2 of y~^2 relatively (y~ >= y_h (1 - 4.005e)); y~^2 is within
- *     2 (75.4) + 0.01 e^2 of y^2 = sin^2:  |s~ - s| <= 183.9 e^2 s.  Then kd_fast_two_sum(s_h,
- *     s_l), exact (|s_l| <= 9.03 e y_h^2 < s_h), leaves |s_l| <= e s_h for the windows below
- *     that take s further; Hann's w = s skips it (raw): |s_l| <= 9.04 e s_h.
+ *     2 (75.4) + 0.01 e^2 of y^2 = sin^2:  |s~ - s| <= 183.9 e^2 s.  Not renormalized
+ *     either: |s_l| <= 9.04 e s_h (s_h = RN(y_h^2) >= y_h^2 (1 - e)).
  *   w = the window's polynomial in s (window.c; positive coefficients, so a relative
  *     change z of s moves w relatively by at most z (Hann, Hamming: 21 s/(2 + 21 s) <= 1)
  *     or 1.64 z (Blackman: (9 + 32 s)/(9 + 16 s) <= 41/25)), in double-double with
@@ -55,18 +54,24 @@
  *       Hann     w = s
  *       Hamming  w = A + B s,        A = 2/23, B = 21/23       (w64_affine)
  *       Blackman w = s (P + Q s),    P = 9/25, Q = 16/25       (w64_affine, w64_mul)
- *     w64_affine(a, b, s) errs by <= 15.6 e^2 (A + B s): m = two_prod(b_h, s_h) exact;
- *     m_l = kd_mul_add(b_h, s_l, kd_mul_add(b_l, s_h, m_e)): inner <= e (2e + e) b_h s_h,
- *     outer <= e (3e + e) b_h s_h, b_l s_l (<= e^2 b_h s_h) omitted: 8 e^2 b_h s_h;
- *     (w_h, w_e) = two_sum(a_h, m_h) exact; a_l + m_l rounds by <= e^2 (a_h + 3 b_h s_h),
- *     w_e + that by <= e^2 (2 a_h + 4 b_h s_h); fast_two_sum exact: 15 e^2 (a_h + b_h s_h),
- *     plus the constants' 0.54 e^2.  w64_mul(a, b) errs by <= 8 e^2 |a b| (inner
- *     kd_mul_add <= 3 e^2, outer <= 4 e^2, a_l b_l <= e^2).
- *   So, relative to w: Hann 183.9 e^2; Hamming 183.9 + 15.7 = 199.6 e^2; Blackman
- *     1.64 (183.9) + 15.7 + 8.1 = 325.4 e^2 < 2^-97.6.
+ *     w64_affine(a, b, s) for s as above (|s_l| <= 9.04 e s_h) errs by <= 56 e^2 (A + B s):
+ *     m = two_prod(b_h, s_h) exact, |m_e| <= e m_h; m_l = kd_mul_add(b_h, s_l,
+ *     kd_mul_add(b_l, s_h, m_e)): inner (|b_l s_h| <= e b_h s_h, sum <= 2.001 e b_h s_h)
+ *     <= e (2.001e + e) b_h s_h, outer (|b_h s_l| <= 9.04 e b_h s_h, sum <= 11.05 e b_h s_h)
+ *     <= e (11.05e + 9.04e) b_h s_h, b_l s_l (<= 9.04 e^2 b_h s_h) omitted: 32.14 e^2 b_h s_h,
+ *     and |m_l| <= 11.06 e b_h s_h; (w_h, w_e) = two_sum(a_h, m_h) exact; a_l + m_l rounds
+ *     by <= e^2 (a_h + 11.06 b_h s_h), w_e + that by <= e^2 (2.001 a_h + 12.07 b_h s_h);
+ *     fast_two_sum exact (that sum is below 12.1 e (a_h + b_h s_h) < w_h): 55.3 e^2 (a_h +
+ *     b_h s_h), plus the constants' 0.54 e^2; and |w_l| <= e w_h.  w64_mul(a, b) for a = s
+ *     (|a_l| <= 9.04 e a_h) and |b_l| <= e b_h errs by <= 40.2 e^2 |a b|: p = two_prod(a_h,
+ *     b_h) exact; inner kd_mul_add(a_l, b_h, p_e) (sum <= 10.05 e a_h b_h) <= e (10.05e +
+ *     9.04e), outer kd_mul_add(a_h, b_l, inner) (sum <= 11.06 e a_h b_h) <= e (11.06e + e),
+ *     a_l b_l (<= 9.04 e^2) omitted; fast_two_sum exact, |w_l| <= e w_h.
+ *   So, relative to w: Hann 183.9 e^2; Hamming 183.9 + 56 = 239.9 e^2; Blackman
+ *     1.64 (183.9) + 56 + 40.2 = 397.8 e^2 < 2^-97.3.
  *   Rounding test (w64_round, as sc64_round of sincos64_core.h, whose argument holds for
  *     any |w_l| <= k e |w_h| with e^2 |w_h| replaced by k e^2 |w_h|): E = 2^-96 |w_h| =
- *     1024 e^2 |w_h| (exact), which is >= (325.5 e^2 |w| + e^2 |w_h|) / (1 - e) (k = 1,
+ *     1024 e^2 |w_h| (exact), which is >= (397.9 e^2 |w| + e^2 |w_h|) / (1 - e) (k = 1,
  *     |w| <= |w_h| (1 + e)) and >= (183.9 e^2 |w| + 9.05 e^2 |w_h|) / (1 - e) (Hann, k =
  *     9.04, |w| <= |w_h| (1 + 9.05e)): lo = RN(w_h + RN(w_l - E)) <= RN(w) <= RN(w_h +
  *     RN(w_l + E)) = hi, and lo == hi is the correctly rounded w.  A rounding boundary must fall within
@@ -78,19 +83,20 @@
  * alpha; c0 may be negative), relative to M = |c0| + c1 s (= w when alpha >= 1/2), with
  * the constants a = c0_hi + c0_lo, b = c1_hi + c1_lo (within 2^-103 = 8 e^2 of c0, c1,
  * |lo| <= e |hi|):  w64_general
- *     m = kd_two_prod(b_h, s_h) exact; m_l = kd_mul_add(b_h, s_l, kd_mul_add(b_l, s_h, m_e)):
- *       inner <= 3 e^2 b_h s_h, outer <= 4.01 e^2 b_h s_h, b_l s_l omitted <= e^2 b_h s_h:
- *       b s computed within 8.02 e^2 b_h s_h, and |m_l| <= 3.02 e b_h s_h;
+ *     m = kd_two_prod(b_h, s_h) exact; m_l = kd_mul_add(b_h, s_l, kd_mul_add(b_l, s_h, m_e)),
+ *       s as above (|s_l| <= 9.04 e s_h): as in w64_affine, b s computed within
+ *       32.14 e^2 b_h s_h, and |m_l| <= 11.06 e b_h s_h;
  *     (w_h, w_e) = kd_two_sum(a_h, m_h) exact, |w_e| <= e (|a_h| + m_h);
- *     a_l + m_l rounds by <= e^2 (|a_h| + 3.02 m_h); w_e + that by <= e^2 (2 |a_h| +
- *       4.03 m_h); kd_two_sum of the two (not the fast form: w_h may be small after
+ *     a_l + m_l rounds by <= e^2 (|a_h| + 11.06 m_h); w_e + that by <= e^2 (2.001 |a_h| +
+ *       12.07 m_h); kd_two_sum of the two (not the fast form: w_h may be small after
  *       cancellation) is exact;
- *     so |w~ - (a + b s~)| <= e^2 (3 |a_h| + 15.07 m_h) <= 15.1 e^2 M (+ second order);
+ *     so |w~ - (a + b s~)| <= e^2 (3.001 |a_h| + 55.27 m_h) <= 55.3 e^2 M (+ second order);
  *     a's and b's errors 8 e^2 |c0| and 8 e^2 c1 s, s~'s 183.9 e^2 c1 s (above):
- *     |w~ - w| <= 207.2 e^2 M.
- *   mag = kd_mul_add(b_h, s_h, |a_h|) >= M (1 - 5e) (no cancellation).  Rounding test
- *   with E = 2^-96 mag = 1024 e^2 mag: as above, lo <= RN(w) <= hi needs E (1 - e) >=
- *   207.2 e^2 M + e^2 |w_h| (|w_h| <= 1.01 M): 1024 (1 - 6e) e^2 M covers it, whatever
+ *     |w~ - w| <= 247.4 e^2 M.
+ *   mag = kd_mul_add(b_h, s_h, |a_h|) >= M (1 - 12e) (no cancellation; s_h >= s~ (1 -
+ *   9.05e)).  Rounding test with E = 2^-96 mag = 1024 e^2 mag: as above, lo <= RN(w) <= hi
+ *   needs E (1 - e) >= 247.4 e^2 M + e^2 |w_h| (|w_h| <= 1.01 M): 1024 (1 - 13e) e^2 M
+ *   covers it, whatever
  *   the sign of w; near the root (|w| < about 2^-96 M) lo and hi differ (or have
  *   different signs) and the element goes on to window.c.  A zero w~ is +0 with E > 0
  *   unless M~ = 0 (alpha = 1/2, r = 0: w = +0 exactly).  For alpha = 1/2 (a = 0, b = 1)
@@ -134,12 +140,12 @@ KD_INLINE kdd_t w64_sinpi(double sa_h, double sa_l, double ca_h, double ca_l, do
     return y;
 }
 
-/* y^2 from w64_sinpi's y (see above); renormalized unless `raw` (a constant). */
-KD_INLINE kdd_t w64_square(kdd_t R, int raw)
+/* y^2 from w64_sinpi's y, not renormalized (see above). */
+KD_INLINE kdd_t w64_square(kdd_t R)
 {
     kdd_t s = kd_two_prod(R.hi, R.hi);
     s.lo = kd_mul_add(2.0 * R.hi, R.lo, s.lo);
-    return raw ? s : kd_fast_two_sum(s.hi, s.lo);
+    return s;
 }
 
 /* a + b s for double-double constants a, b >= 0 and s >= 0. */
@@ -160,7 +166,7 @@ KD_INLINE kdd_t w64_mul(kdd_t a, kdd_t b)
 /* w as a double-double from y, for kind 0 (Hann), 1 (Hamming), 2 (Blackman). */
 KD_INLINE kdd_t w64_of_y(int kind, kdd_t y)
 {
-    kdd_t s = w64_square(y, kind == 0);
+    kdd_t s = w64_square(y);
     if (kind == 0)
         return s;
     if (kind == 1)
@@ -245,7 +251,7 @@ W64_DEFINE_SPAN(2)
     for (i = 0; i < len; i++) {                                                                  \
         double mag;                                                                              \
         kdd_t w = w64_general(a_h, a_l, b_h, b_l, abs_a_h,                                       \
-                              w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i]), 0), \
+                              w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])), \
                               &mag);                                                             \
         uint64_t differ, bits = w64_round_e(w, 0x1p-96 * mag, &differ);                          \
         memcpy(o + 8 * i, &bits, sizeof bits);                                                   \
@@ -282,9 +288,9 @@ W64_DEFINE_PARAM_SPANS(3, W64_GENERAL_BODY, double a_h, double a_l, double b_h, 
  *   K r; p_e + that (<= 2e K r) rounds by <= 2 e^2 K r; kd_fast_two_sum exact (|p_h| =
  *   RN(K_h r) >= the sum): |t~ - K r| <= 3 e^2 K r, and K's own 2 e^2: 5 e^2 t.
  * w = w64_affine(t, B, s~) (its derivation above holds for any a = t >= 0 with |t_l| <= e
- *   t_h): 15 e^2 (t_h + B_h s_h); B's 2 e^2 B s; s~'s 183.9 e^2 B s (above).  In all
- *   |w~ - w| <= (183.9 + 2 + 15.1) e^2 B s + (5 + 15.1) e^2 t <= 201 e^2 w, within what
- *   w64_round's E = 2^-96 w_h = 1024 e^2 w_h covers (as for Blackman's 325.5 e^2).  At r
+ *   t_h): 55.3 e^2 (t_h + B_h s_h); B's 2 e^2 B s; s~'s 183.9 e^2 B s (above).  In all
+ *   |w~ - w| <= (183.9 + 2 + 55.3) e^2 B s + (5 + 55.3) e^2 t <= 241.3 e^2 w, within what
+ *   w64_round's E = 2^-96 w_h = 1024 e^2 w_h covers (as for Blackman's 397.9 e^2).  At r
  *   = 0: s = t = 0 exactly, w~ = +0 = w with E = 0. */
 KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
 {
@@ -295,7 +301,7 @@ KD_INLINE kdd_t w64_lin(double k_h, double k_l, double r)
 #define W64_LIN_BODY(MIRROR_STORE)                                                               \
     size_t i, undecided = 0;                                                                     \
     for (i = 0; i < len; i++) {                                                                  \
-        kdd_t s = w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i]), 0); \
+        kdd_t s = w64_square(w64_sinpi(sa_h, sa_l, ca_h, ca_l, fs_h[i], fs_l[i], fc_h[i], fc_l[i])); \
         kdd_t t = w64_lin(a_h, a_l, r0 + (double)i);                                             \
         kdd_t w = w64_affine(t.hi, t.lo, b_h, b_l, s);                                           \
         uint64_t differ, bits = w64_round(w, &differ);                                           \
@@ -337,7 +343,7 @@ size_t CRTRIG_KERNEL(window_run_float64)(const crtrig_window_coef *coef, const c
 }
 
 /* Test hook: the unrounded w = *hi + *lo and the E of its rounding test (2^-96 w_h, or
- * 2^-96 mag for the general Hamming window, whose proven error is 207.2 e^2 M, see
+ * 2^-96 mag for the general Hamming window, whose proven error is 247.4 e^2 M, see
  * above) from the entries (e8 = Sa_h, Sa_l, Ca_h, Ca_l, Sc_h, Sc_l, Cc_h, Cc_l);
  * returns 2 when the rounding test fails, else 0. */
 int CRTRIG_KERNEL(window64_pass_value)(const crtrig_window_coef *coef, const double *e8, double *hi,
@@ -348,7 +354,7 @@ int CRTRIG_KERNEL(window64_pass_value)(const crtrig_window_coef *coef, const dou
     kdd_t w;
     if (coef->kind == CRTRIG_GENERAL_HAMMING) {
         double mag;
-        w = w64_general(coef->c0_hi, coef->c0_lo, coef->c1_hi, coef->c1_lo, fabs(coef->c0_hi), w64_square(y, 0),
+        w = w64_general(coef->c0_hi, coef->c0_lo, coef->c1_hi, coef->c1_lo, fabs(coef->c0_hi), w64_square(y),
                         &mag);
         *e = 0x1p-96 * mag;
     } else {

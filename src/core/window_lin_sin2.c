@@ -1,6 +1,6 @@
 /* The float64 first pass of w = K r + B sin^2(pi r/D) (window_lin_sin2.h): the entry
  * point (checks, the fpenv bracket, the sinpi table, the thread pool's job).  The
- * per-element work and its bound (201 e^2 w, e = 2^-53, under the rounding test's
+ * per-element work and its bound (241.3 e^2 w, e = 2^-53, under the rounding test's
  * 2^-96 w) are window64_pass.h's, kind CRTRIG_WINDOW_LIN_SIN2, compiled per SIMD
  * target with kd_two_prod as the exact product: the same bits on every target.
  *
